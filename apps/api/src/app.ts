@@ -1,0 +1,70 @@
+import cookie from '@fastify/cookie';
+import type { DatabaseHandle } from '@kontrol/db';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import qs from 'qs';
+import { aclRoutes } from './modules/acl/acl.routes.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { MailService } from './modules/mail/mail.service.js';
+import { authPlugin } from './plugins/auth.js';
+import type { Config } from './plugins/config.js';
+import { consolePlugin } from './plugins/console.js';
+import { dbPlugin } from './plugins/db.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { securityPlugin } from './plugins/security.js';
+import { validatorCompiler } from './plugins/zod.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    mail: MailService;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The API as a Fastify instance: plugins first, then the domain modules, then the console and the
+ * not-found handler. Listening and shutdown belong to server.ts, so tests can `inject` into it.
+ */
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Bracket-form query strings (`filters[name][operator]=like`) as Laravel clients send them.
+    routerOptions: {
+      querystringParser: (query: string) =>
+        qs.parse(query, { depth: 5, arrayLimit: 200, parameterLimit: 1000 }) as Record<string, unknown>,
+    },
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { database });
+  const mail = new MailService(database.db, app.log, { smtpUrl: config.smtpUrl, from: config.mailFrom });
+  app.decorate('mail', mail);
+  app.addHook('onClose', () => mail.stop());
+
+  await app.register(securityPlugin);
+  await app.register(cookie);
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(openApiPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(aclRoutes);
+
+  await app.register(consolePlugin, { root: config.consoleDist });
+  return app;
+}

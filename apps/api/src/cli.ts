@@ -1,0 +1,231 @@
+import { parseArgs } from 'node:util';
+import { LOCALES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_ROLES, translate } from '@kontrol/contracts';
+import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
+import pino from 'pino';
+import { z } from 'zod';
+import { randomSecret } from './lib/crypto.js';
+import { FieldValidationError } from './lib/http-errors.js';
+import { createLoginLink } from './modules/auth/auth.service.js';
+import { DEMO_LOGIN, seedDemo } from './modules/demo/demo.seed.js';
+import { MailService } from './modules/mail/mail.service.js';
+import { createOrganisationWithAdmin } from './modules/organisations/organisations.service.js';
+import { findUserByEmail } from './modules/users/users.repository.js';
+import { createUser, setPassword } from './modules/users/users.service.js';
+import { RateLimiter } from './plugins/rate-limit.js';
+import { ConfigError, loadConfig } from './plugins/config.js';
+
+/** `npm run kontrol -- <command> [options]`: the operators' tool. */
+const HELP = `Kontrol operator tool
+
+Usage: npm run kontrol -- <command> [options]
+
+Commands:
+  migrate                      Apply pending database migrations.
+  org:create                   Create an organisation with its first (admin) user.
+      --name <text>              organisation name (required)
+      --admin-email <email>      the admin's e-mail (required)
+      --admin-name <text>        the admin's name (default: the e-mail)
+      --password <text>          the admin's password (default: a generated one, printed)
+      --locale ru|en             language of the admin's e-mails (default: ru)
+  user:create                  Add a user to an existing organisation.
+      --org <id>                 organisation id (required)
+      --email <email>            (required)
+      --name <text>              (default: the e-mail)
+      --role regular|admin       (default: regular)
+      --acl-role <id>            access role of that organisation (default: none)
+      --password <text>          (default: a generated one, printed)
+      --locale ru|en             (default: ru)
+  user:set-password            Set a user's password; their sessions and tokens end.
+      --email <email>            (required)
+      --password <text>          (default: a generated one, printed)
+  user:login-link              Print a one-time link that signs in as the user (for support).
+      --email <email>            (required)
+  seed:demo                    Create the demo organisation (${DEMO_LOGIN.email}) if it is missing.
+  help                         Show this help.
+
+The database is the one DATABASE_URL names (default sqlite:./data/kontrol.db).
+`;
+
+class UsageError extends Error {}
+
+const emailSchema = z.email();
+const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
+
+type Options = Record<string, string | boolean | undefined>;
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function optional(options: Options, name: string): string | undefined {
+  const value = options[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function email(options: Options, name: string) {
+  const value = required(options, name);
+  if (!emailSchema.safeParse(value).success) throw new UsageError(`--${name}: "${value}" is not an e-mail address`);
+  return value.toLowerCase();
+}
+
+function oneOf<T extends string>(options: Options, name: string, allowed: readonly T[], fallback: T): T {
+  const value = optional(options, name) ?? fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${name} must be one of: ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+function positiveInt(options: Options, name: string, isRequired: boolean): number | undefined {
+  const value = isRequired ? required(options, name) : optional(options, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number`);
+  return Number(value);
+}
+
+/** The given password checked against the policy, or a generated one (shown once). */
+function password(options: Options): { value: string; generated: boolean } {
+  const given = optional(options, 'password');
+  if (given === undefined) return { value: randomSecret(12), generated: true };
+  if (!passwordSchema.safeParse(given).success) {
+    throw new UsageError(`--password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
+  }
+  return { value: given, generated: false };
+}
+
+async function run(command: string, options: Options, database: DatabaseHandle, out: (line: string) => void) {
+  const db = database.db;
+  const config = loadConfig();
+  switch (command) {
+    case 'migrate': {
+      const { applied } = await migrateToLatest(db);
+      out(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+      return;
+    }
+    case 'org:create': {
+      const adminEmail = email(options, 'admin-email');
+      const pwd = password(options);
+      await migrateToLatest(db);
+      const created = await createOrganisationWithAdmin(db, {
+        organisationName: required(options, 'name'),
+        admin: {
+          name: optional(options, 'admin-name') ?? adminEmail,
+          email: adminEmail,
+          password: pwd.value,
+          locale: oneOf(options, 'locale', LOCALES, 'ru'),
+          verified: true,
+        },
+      });
+      out(`Organisation ${created.organisationId} created; admin user ${created.userId} <${adminEmail}>.`);
+      if (pwd.generated) out(`Password: ${pwd.value}`);
+      return;
+    }
+    case 'user:create': {
+      const userEmail = email(options, 'email');
+      const pwd = password(options);
+      const userId = await createUser(db, {
+        organisationId: positiveInt(options, 'org', true) as number,
+        name: optional(options, 'name') ?? userEmail,
+        email: userEmail,
+        password: pwd.value,
+        role: oneOf(options, 'role', USER_ROLES, 'regular'),
+        aclRoleId: positiveInt(options, 'acl-role', false) ?? null,
+        locale: oneOf(options, 'locale', LOCALES, 'ru'),
+        verified: true,
+      });
+      out(`User ${userId} <${userEmail}> created.`);
+      if (pwd.generated) out(`Password: ${pwd.value}`);
+      return;
+    }
+    case 'user:set-password': {
+      const user = await findUserByEmail(db, email(options, 'email'));
+      if (!user) throw new UsageError('no user has that e-mail');
+      const pwd = password(options);
+      await setPassword(db, user.id, pwd.value);
+      out(`Password of <${user.email}> changed; their sessions have ended.`);
+      if (pwd.generated) out(`Password: ${pwd.value}`);
+      return;
+    }
+    case 'user:login-link': {
+      const user = await findUserByEmail(db, email(options, 'email'));
+      if (!user) throw new UsageError('no user has that e-mail');
+      if (user.disabled_at) throw new UsageError('that user is disabled');
+      const silent = pino({ level: 'silent' });
+      const link = await createLoginLink(
+        { db, mail: new MailService(db, silent, { smtpUrl: undefined, from: config.mailFrom }), rateLimiter: new RateLimiter(db), appUrl: config.appUrl },
+        user.id,
+      );
+      out(`One-time login link for <${user.email}> (valid 15 minutes, works once):`);
+      out(link.url);
+      return;
+    }
+    case 'seed:demo': {
+      await migrateToLatest(db);
+      const created = await seedDemo(db);
+      out(created ? `Demo organisation created: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}` : 'The demo organisation already exists.');
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        'admin-email': { type: 'string' },
+        'admin-name': { type: 'string' },
+        password: { type: 'string' },
+        locale: { type: 'string' },
+        org: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
+        'acl-role': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    console.error(`Error: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const command = parsed.positionals[0];
+  if (!command || command === 'help' || parsed.values.help) {
+    console.log(HELP);
+    return command || parsed.values.help ? 0 : 2;
+  }
+  let database: DatabaseHandle | undefined;
+  try {
+    const config = loadConfig();
+    database = createDb(config.databaseUrl, { poolMax: 2 });
+    await run(command, parsed.values, database, (line) => console.log(line));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`Error: ${error.message}\nRun "npm run kontrol -- help" for the commands and their options.`);
+      return 2;
+    }
+    if (error instanceof FieldValidationError) {
+      const problems = Object.entries(error.fields).map(([field, keys]) => `${field}: ${keys.map((k) => translate('en', k)).join(' ')}`);
+      console.error(`Error: ${problems.join('; ')}`);
+      return 1;
+    }
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    console.error('Error:', error instanceof Error ? error.message : error);
+    return 1;
+  } finally {
+    await database?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,35 @@
+import type { MessageKey, MessageParams } from '@kontrol/contracts';
+
+/**
+ * An error with an HTTP status and a catalog message; the error handler translates it into the
+ * request's language and answers `{message}`.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly messageKey: MessageKey,
+    readonly params: MessageParams = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(messageKey);
+    this.name = 'HttpError';
+  }
+}
+
+/**
+ * A 422 raised by a service rule (e-mail taken, wrong current password): field → catalog messages.
+ * Schema failures come from the route validator instead; both answer the same shape.
+ */
+export class FieldValidationError extends Error {
+  constructor(readonly fields: Record<string, MessageKey[]>) {
+    super('validation failed');
+    this.name = 'FieldValidationError';
+  }
+}
+
+export const unauthenticated = () => new HttpError(401, 'http.unauthenticated');
+export const forbidden = () => new HttpError(403, 'http.forbidden');
+export const notFound = () => new HttpError(404, 'http.not_found');
+export const csrfMismatch = () => new HttpError(419, 'http.csrf');
+export const tooManyRequests = (retryAfterSeconds: number, key: MessageKey = 'http.too_many') =>
+  new HttpError(429, key, { seconds: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });

@@ -1,0 +1,224 @@
+import type { Locale, RegisterBody, ResetPasswordBody, UpdatePasswordBody, UpdateProfileBody } from '@kontrol/contracts';
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
+import { randomSecret, sha256 } from '../../lib/crypto.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { FieldValidationError, tooManyRequests } from '../../lib/http-errors.js';
+import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { minutesFromNow, nowIso } from '../../lib/time.js';
+import type { RateLimiter } from '../../plugins/rate-limit.js';
+import type { MailService } from '../mail/mail.service.js';
+import { passwordResetMail, verificationMail } from '../mail/mail.templates.js';
+import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
+import {
+  emailTaken,
+  findUserByEmail,
+  findUserById,
+  updateUser,
+  type CurrentUser,
+} from '../users/users.repository.js';
+import { deleteUserSessions } from './sessions.repository.js';
+import { deleteUserAccessTokens, insertAccessToken, replaceUserToken, useUserToken } from './tokens.repository.js';
+
+export interface AuthDeps {
+  db: Kysely<Database>;
+  mail: MailService;
+  rateLimiter: RateLimiter;
+  appUrl: string;
+}
+
+/** Login throttling (documented in docs/security.md): failures per account, attempts per IP. */
+export const LOGIN_THROTTLE = {
+  windowMs: 15 * 60_000,
+  maxFailuresPerAccount: 5,
+  maxAttemptsPerIp: 100,
+};
+export const PASSWORD_RESET_MINUTES = 60;
+export const EMAIL_VERIFICATION_HOURS = 48;
+export const LOGIN_LINK_MINUTES = 15;
+
+/**
+ * Checks e-mail and password and returns the user id. Throttled per account (failures only; a
+ * success clears them) and per IP (every attempt), across all API instances.
+ */
+export async function authenticate(deps: AuthDeps, email: string, password: string, ip: string): Promise<number> {
+  const accountKey = `login:account:${email.toLowerCase()}`;
+  const [account, byIp] = await Promise.all([
+    deps.rateLimiter.peek(accountKey),
+    deps.rateLimiter.hit(`login:ip:${ip}`, LOGIN_THROTTLE.windowMs),
+  ]);
+  const blocked =
+    account.hits >= LOGIN_THROTTLE.maxFailuresPerAccount
+      ? account
+      : byIp.hits > LOGIN_THROTTLE.maxAttemptsPerIp
+        ? byIp
+        : undefined;
+  if (blocked) throw tooManyRequests(Math.max(1, Math.ceil(blocked.ttlMs / 1000)), 'auth.throttle');
+
+  const user = await findUserByEmail(deps.db, email);
+  const valid = await verifyPassword(user?.password_hash ?? null, password);
+  if (!user || !valid) {
+    await deps.rateLimiter.hit(accountKey, LOGIN_THROTTLE.windowMs);
+    throw new FieldValidationError({ email: ['auth.failed'] });
+  }
+  if (user.disabled_at) throw new FieldValidationError({ email: ['auth.disabled'] });
+  await deps.rateLimiter.clear(accountKey);
+  return user.id;
+}
+
+/** `POST /api/register`: a new organisation with its first user, who must confirm the e-mail. */
+export async function register(deps: AuthDeps, body: RegisterBody, requestLocale: Locale) {
+  const locale = body.locale ?? requestLocale;
+  const created = await createOrganisationWithAdmin(deps.db, {
+    organisationName: body.organisation_name ?? body.name,
+    admin: { name: body.name, email: body.email, password: body.password, locale, verified: false },
+  });
+  await sendVerification(deps, created.userId);
+  return created;
+}
+
+export async function sendVerification(deps: AuthDeps, userId: number) {
+  const user = await findUserById(deps.db, userId);
+  if (!user || user.email_verified_at) return;
+  const token = randomSecret();
+  await replaceUserToken(deps.db, {
+    user_id: user.id,
+    purpose: 'email_verification',
+    token_hash: sha256(token),
+    expires_at: minutesFromNow(EMAIL_VERIFICATION_HOURS * 60),
+    created_at: nowIso(),
+  });
+  const link = `${deps.appUrl}/api/email/verify/${token}`;
+  await deps.mail.enqueue(
+    verificationMail(
+      { email: user.email, name: user.name, locale: user.locale, organisationId: user.organisation_id },
+      link,
+      EMAIL_VERIFICATION_HOURS,
+    ),
+  );
+}
+
+/** Marks the e-mail verified; false when the link is unknown, used or expired. */
+export async function verifyEmail(deps: AuthDeps, token: string): Promise<boolean> {
+  const now = nowIso();
+  const userId = await useUserToken(deps.db, 'email_verification', sha256(token), now);
+  if (userId === undefined) return false;
+  await updateUser(deps.db, userId, { email_verified_at: now, updated_at: now });
+  return true;
+}
+
+/**
+ * `POST /api/send-reset-link`: e-mails a single-use link when the address is registered. The caller
+ * answers the same either way, so the endpoint does not reveal who has an account.
+ */
+export async function sendResetLink(deps: AuthDeps, email: string) {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || user.disabled_at) return;
+  const token = randomSecret();
+  await replaceUserToken(deps.db, {
+    user_id: user.id,
+    purpose: 'password_reset',
+    token_hash: sha256(token),
+    expires_at: minutesFromNow(PASSWORD_RESET_MINUTES),
+    created_at: nowIso(),
+  });
+  const query = new URLSearchParams({ token, email: user.email });
+  const link = `${deps.appUrl}/auth/reset-password?${query.toString()}`;
+  await deps.mail.enqueue(
+    passwordResetMail(
+      { email: user.email, name: user.name, locale: user.locale, organisationId: user.organisation_id },
+      link,
+      PASSWORD_RESET_MINUTES,
+    ),
+  );
+}
+
+/** `POST /api/reset-password`: a new password; every session and token of the user ends. */
+export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
+  const user = await findUserByEmail(deps.db, body.email);
+  const now = nowIso();
+  const tokenUserId = user ? await useUserToken(deps.db, 'password_reset', sha256(body.token), now) : undefined;
+  if (!user || tokenUserId !== user.id) throw new FieldValidationError({ email: ['passwords.token'] });
+  await updateUser(deps.db, user.id, {
+    password_hash: await hashPassword(body.password),
+    // Following an e-mailed link proves the address.
+    email_verified_at: user.email_verified_at ?? now,
+    updated_at: now,
+  });
+  await deleteUserSessions(deps.db, user.id);
+  await deleteUserAccessTokens(deps.db, user.id);
+  await deps.rateLimiter.clear(`login:account:${user.email}`);
+}
+
+/** `PUT /api/user/password`: needs the current password; the user's other sessions end. */
+export async function updatePassword(
+  deps: AuthDeps,
+  user: CurrentUser,
+  body: UpdatePasswordBody,
+  keepSessionId: string | undefined,
+) {
+  const row = await findUserById(deps.db, user.id);
+  if (!row || !(await verifyPassword(row.password_hash, body.current_password))) {
+    throw new FieldValidationError({ current_password: ['passwords.current'] });
+  }
+  await updateUser(deps.db, user.id, { password_hash: await hashPassword(body.password), updated_at: nowIso() });
+  await deleteUserSessions(deps.db, user.id, keepSessionId);
+}
+
+/** `PUT /api/user/profile-information`: a changed e-mail must be confirmed again. */
+export async function updateProfile(deps: AuthDeps, user: CurrentUser, body: UpdateProfileBody) {
+  const email = body.email.toLowerCase();
+  const emailChanged = email !== user.email;
+  if (emailChanged && (await emailTaken(deps.db, email, user.id))) {
+    throw new FieldValidationError({ email: ['email.taken'] });
+  }
+  try {
+    await updateUser(deps.db, user.id, {
+      name: body.name,
+      email,
+      ...(body.locale ? { locale: body.locale } : {}),
+      ...(emailChanged ? { email_verified_at: null } : {}),
+      updated_at: nowIso(),
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new FieldValidationError({ email: ['email.taken'] });
+    throw error;
+  }
+  if (emailChanged) await sendVerification(deps, user.id);
+}
+
+/**
+ * A one-time link that signs a support operator in as the user (`npm run kontrol --
+ * user:login-link`). The console sends its `auth_token` as a bearer token; the API consumes it
+ * and answers with a session.
+ */
+export async function createLoginLink(deps: AuthDeps, userId: number) {
+  const secret = randomSecret();
+  const id = await insertAccessToken(deps.db, {
+    user_id: userId,
+    name: 'login link',
+    token_hash: sha256(secret),
+    single_use: 1,
+    expires_at: minutesFromNow(LOGIN_LINK_MINUTES),
+    last_used_at: null,
+    created_at: nowIso(),
+  });
+  const token = `${id}|${secret}`;
+  return { token, url: `${deps.appUrl}/auth/login?auth_token=${encodeURIComponent(token)}` };
+}
+
+/** A long-lived personal access token for API clients (`Authorization: Bearer <token>`). */
+export async function createPersonalAccessToken(deps: AuthDeps, userId: number, name: string, days?: number) {
+  const secret = randomSecret();
+  const id = await insertAccessToken(deps.db, {
+    user_id: userId,
+    name,
+    token_hash: sha256(secret),
+    single_use: 0,
+    expires_at: days ? minutesFromNow(days * 24 * 60) : null,
+    last_used_at: null,
+    created_at: nowIso(),
+  });
+  return `${id}|${secret}`;
+}
+

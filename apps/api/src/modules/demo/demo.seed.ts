@@ -1,0 +1,31 @@
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
+import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
+import { countOrganisations } from '../organisations/organisations.repository.js';
+import { findUserByEmail } from '../users/users.repository.js';
+
+/** The demo login printed by `npm start` and shown in the README. */
+export const DEMO_LOGIN = { email: 'demo@example.com', password: 'demo1234' } as const;
+export const DEMO_ORGANISATION = 'Демо-ресторан «Контроль»';
+
+/** Creates the demo organisation and its admin unless the demo user exists; true if it did. */
+export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
+  if (await findUserByEmail(db, DEMO_LOGIN.email)) return false;
+  await createOrganisationWithAdmin(db, {
+    organisationName: DEMO_ORGANISATION,
+    admin: {
+      name: 'Демо Администратор',
+      email: DEMO_LOGIN.email,
+      password: DEMO_LOGIN.password,
+      locale: 'ru',
+      verified: true,
+    },
+  });
+  return true;
+}
+
+/** On a new empty database only: a fresh install gets the demo, a real one is never touched. */
+export async function seedDemoIfEmpty(db: Kysely<Database>): Promise<boolean> {
+  if ((await countOrganisations(db)) > 0) return false;
+  return seedDemo(db);
+}

@@ -1,0 +1,134 @@
+import { pickLocale, type Locale, type ModuleSlug } from '@kontrol/contracts';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sha256 } from '../lib/crypto.js';
+import { forbidden, unauthenticated } from '../lib/http-errors.js';
+import { nowIso } from '../lib/time.js';
+import type { SessionRow } from '../modules/auth/sessions.repository.js';
+import {
+  consumeAccessToken,
+  findLiveAccessToken,
+  markAccessTokenUsed,
+} from '../modules/auth/tokens.repository.js';
+import { loadCurrentUser, type CurrentUser } from '../modules/users/users.repository.js';
+import { readSession, startSession, verifyCsrf } from './session.js';
+
+/**
+ * What a route needs, declared on every API route as `config: {access}`:
+ * - `'public'`: anyone (CSRF still applies to state-changing methods);
+ * - `'user'`: any signed-in user;
+ * - a module slug: a signed-in user whose access role holds that module (SPEC §6).
+ */
+export type Access = 'public' | 'user' | ModuleSlug;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Set false only for requests that cannot carry a browser session (device ingest). */
+    csrf?: boolean;
+  }
+  interface FastifyRequest {
+    locale: Locale;
+    session: SessionRow | undefined;
+    user: CurrentUser | undefined;
+    /** How the user was identified; bearer-token requests are not exposed to CSRF. */
+    authVia: 'session' | 'token' | undefined;
+    accessTokenId: number | undefined;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const TOKEN_TOUCH_INTERVAL_MS = 60_000;
+
+/** The signed-in user of a route declared `'user'` or with a module (the hook guarantees one). */
+export function currentUser(request: FastifyRequest): CurrentUser {
+  if (!request.user) throw unauthenticated();
+  return request.user;
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return undefined;
+  const token = header.slice('Bearer '.length).trim();
+  return token.length > 0 && token.length <= 256 ? token : undefined;
+}
+
+/**
+ * A personal access token `<id>|<secret>` (Sanctum's format). A single-use token (a support login
+ * link) is consumed here and turned into a browser session, so the console goes on with cookies.
+ */
+async function identifyByToken(request: FastifyRequest, reply: FastifyReply, token: string) {
+  const secret = token.includes('|') ? token.slice(token.indexOf('|') + 1) : token;
+  const db = request.server.db;
+  const now = nowIso();
+  const row = await findLiveAccessToken(db, sha256(secret), now);
+  if (!row) return;
+  const user = await loadCurrentUser(db, row.user_id);
+  if (!user) return;
+  if (row.single_use === 1) {
+    if (!(await consumeAccessToken(db, row.id))) return;
+    request.session = await readSession(request);
+    await startSession(request, reply, user.id);
+    request.authVia = 'session';
+  } else {
+    if (!row.last_used_at || Date.now() - Date.parse(row.last_used_at) > TOKEN_TOUCH_INTERVAL_MS) {
+      await markAccessTokenUsed(db, row.id, now);
+    }
+    request.authVia = 'token';
+    request.accessTokenId = row.id;
+  }
+  request.user = user;
+}
+
+async function identifyBySession(request: FastifyRequest) {
+  const session = await readSession(request);
+  if (!session) return;
+  request.session = session;
+  if (session.user_id === null) return;
+  const user = await loadCurrentUser(request.server.db, session.user_id);
+  if (!user) return;
+  request.user = user;
+  request.authVia = 'session';
+}
+
+/**
+ * One hook in front of every API route: who is calling (bearer token or session cookie), then
+ * 401 (no user where one is needed), 419 (state change without the session's CSRF token) and
+ * 403 (module missing), in that order. Routes without `config.access` (static files) are skipped;
+ * an `/api` route without it refuses to start.
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('locale', 'ru');
+    app.decorateRequest('session', undefined);
+    app.decorateRequest('user', undefined);
+    app.decorateRequest('authVia', undefined);
+    app.decorateRequest('accessTokenId', undefined);
+
+    app.addHook('onRoute', (route) => {
+      const path = route.url ?? '';
+      if (path.startsWith('/api/docs')) return;
+      if ((path.startsWith('/api/') || path.startsWith('/sanctum/')) && !route.config?.access) {
+        throw new Error(`Route ${route.method} ${path} does not declare config.access`);
+      }
+    });
+
+    app.addHook('onRequest', async (request, reply) => {
+      request.locale = pickLocale(request.headers['accept-language']);
+      const access = request.routeOptions.config.access;
+      if (!access) return;
+
+      const token = bearerToken(request);
+      if (token) await identifyByToken(request, reply, token);
+      else await identifyBySession(request);
+
+      if (access !== 'public' && !request.user) throw unauthenticated();
+      const csrf = request.routeOptions.config.csrf !== false;
+      if (csrf && !SAFE_METHODS.has(request.method) && request.authVia !== 'token') verifyCsrf(request);
+      if (access !== 'public' && access !== 'user' && !request.user?.moduleSlugs.has(access)) {
+        throw forbidden();
+      }
+    });
+  },
+  { name: 'auth', dependencies: ['db'] },
+);

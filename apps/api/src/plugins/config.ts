@@ -1,0 +1,92 @@
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+
+/**
+ * Every environment variable Kontrol reads, with its default. The README's configuration table
+ * lists the same; keep them together.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  APP_URL: z.url().optional(),
+  DATABASE_URL: z.string().min(1).default('sqlite:./data/kontrol.db'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  DEMO: flag.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().default('false'),
+  SESSION_LIFETIME_MINUTES: z.coerce.number().int().min(5).max(60 * 24 * 30).default(120),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().min(3).default('Kontrol <no-reply@kontrol.local>'),
+  CONSOLE_DIST: z.string().optional(),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Public base URL of the console, used in e-mailed links. */
+  appUrl: string;
+  databaseUrl: string;
+  databasePoolMax: number;
+  /** Create the demo organisation on an empty database. */
+  demo: boolean;
+  logLevel: string;
+  /** Fastify's `trustProxy`: false, true, a hop count (as a function) or a list of addresses. */
+  trustProxy: boolean | string | ((address: string, hop: number) => boolean);
+  sessionLifetimeMinutes: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Folder of the built console; served at `/`. */
+  consoleDist: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(stripEmpty(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+      .join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const e = parsed.data;
+  const publicHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    appUrl: (e.APP_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    demo: e.DEMO ?? e.NODE_ENV !== 'production',
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    sessionLifetimeMinutes: e.SESSION_LIFETIME_MINUTES,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    consoleDist:
+      e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../console/dist', import.meta.url)),
+  };
+}
+
+function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+}
+
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}

@@ -1,0 +1,95 @@
+import { issuesToFieldErrors, translate, type Locale } from '@kontrol/contracts';
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { FieldValidationError, HttpError } from '../lib/http-errors.js';
+
+/** Raised by the route validator with the raw zod issues; formatted per language at answer time. */
+export class RequestValidationError extends Error {
+  statusCode = 422;
+  constructor(readonly issues: readonly z.core.$ZodIssue[]) {
+    super('request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}
+
+/** Fastify's own client errors, mapped to catalog messages. */
+const FASTIFY_CODES: Record<string, { status: number; key: Parameters<typeof translate>[1] }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, key: 'http.unsupported_media' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, key: 'http.payload_too_large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, key: 'http.bad_json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, key: 'http.bad_json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, key: 'http.bad_request' },
+};
+
+/** Error codes meaning the database cannot be reached now: answer 503, not 500. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+  'SQLITE_READONLY',
+  'SQLITE_FULL',
+]);
+
+function send(reply: FastifyReply, status: number, body: object) {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+function handleError(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const locale: Locale = request.locale;
+  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) =>
+    translate(locale, key, params);
+
+  if (error instanceof RequestValidationError) {
+    return send(reply, 422, {
+      message: t('validation.failed'),
+      errors: issuesToFieldErrors(error.issues, locale),
+    });
+  }
+  if (error instanceof FieldValidationError) {
+    const errors = Object.fromEntries(
+      Object.entries(error.fields).map(([field, keys]) => [field, keys.map((key) => t(key))]),
+    );
+    return send(reply, 422, { message: t('validation.failed'), errors });
+  }
+  if (error instanceof HttpError) {
+    reply.headers(error.headers);
+    return send(reply, error.statusCode, { message: t(error.messageKey, error.params) });
+  }
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return send(reply, known.status, { message: t(known.key) });
+
+  const code = (error as { code?: string }).code;
+  if (code && UNAVAILABLE_CODES.has(code)) {
+    request.log.error({ err: error }, 'database unavailable');
+    reply.header('retry-after', '5');
+    return send(reply, 503, { message: t('http.unavailable') });
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return send(reply, error.statusCode, { message: t('http.bad_request') });
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+  } else {
+    request.log.error({ err: error }, 'unhandled error');
+  }
+  return send(reply, 500, { message: t('http.server_error') });
+}
+
+/** One error shape for the whole API: `{message}`, or `{message, errors}` for 422 (docs/api.md). */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler(handleError);
+  },
+  { name: 'errors' },
+);

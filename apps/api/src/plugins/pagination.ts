@@ -1,0 +1,159 @@
+import {
+  DEFAULT_PER_PAGE,
+  type FilterCondition,
+  type FilterOperator,
+  type Filters,
+  type PaginationMeta,
+} from '@kontrol/contracts';
+import type { FastifyRequest } from 'fastify';
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import { FieldValidationError } from '../lib/http-errors.js';
+
+export interface Paged<T> {
+  data: T[];
+  links: { first: string; last: string; prev: string | null; next: string | null };
+  meta: PaginationMeta;
+}
+
+/**
+ * Laravel's paginator: one count and one page query. `path` is the request's URL without query,
+ * and the links carry only `page` (and `per_page` when not the default), as Laravel's do.
+ */
+export async function paginate<DB, TB extends keyof DB, O>(
+  request: FastifyRequest,
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: { page: number; per_page: number },
+): Promise<Paged<O>> {
+  const counted = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirstOrThrow();
+  const total = Number((counted as { total: number | string }).total);
+  const perPage = page.per_page;
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const offset = (page.page - 1) * perPage;
+  const data = total > offset ? await query.limit(perPage).offset(offset).execute() : [];
+
+  const path = `${request.protocol}://${request.host}${request.url.split('?')[0] ?? ''}`;
+  const link = (n: number) =>
+    `${path}?page=${n}${perPage === DEFAULT_PER_PAGE ? '' : `&per_page=${perPage}`}`;
+  return {
+    data,
+    links: {
+      first: link(1),
+      last: link(lastPage),
+      prev: page.page > 1 ? link(Math.min(page.page - 1, lastPage)) : null,
+      next: page.page < lastPage ? link(page.page + 1) : null,
+    },
+    meta: {
+      current_page: page.page,
+      from: data.length > 0 ? offset + 1 : null,
+      last_page: lastPage,
+      path,
+      per_page: perPage,
+      to: data.length > 0 ? offset + data.length : null,
+      total,
+    },
+  };
+}
+
+/** One filterable field of a resource: the SQL column it maps to and what may be asked of it. */
+export interface FilterField {
+  column: string;
+  type: 'string' | 'number' | 'boolean' | 'date';
+  operators: readonly FilterOperator[];
+}
+export type FilterWhitelist = Record<string, FilterField>;
+
+type Scalar = string | number;
+
+function coerce(field: FilterField, value: unknown): Scalar | undefined {
+  switch (field.type) {
+    case 'number': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      return Number.isFinite(n) ? n : undefined;
+    }
+    case 'boolean':
+      if (value === true || value === 'true' || value === 1 || value === '1') return 1;
+      if (value === false || value === 'false' || value === 0 || value === '0') return 0;
+      return undefined;
+    case 'date': {
+      if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return undefined;
+      return new Date(value).toISOString();
+    }
+    default:
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+  }
+}
+
+function escapeLike(value: string) {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Applies `filters[field] = {operator, value}` through the resource's whitelist: an unknown field,
+ * an operator the field does not allow or a value of the wrong type is a 422, and every value goes
+ * to the database as a bound parameter, never as SQL.
+ */
+export function applyFilters<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  filters: Filters | undefined,
+  whitelist: FilterWhitelist,
+): SelectQueryBuilder<DB, TB, O> {
+  if (!filters) return query;
+  const errors: Record<string, ('filter.field' | 'filter.operator' | 'filter.value')[]> = {};
+  const conditions: ((eb: ExpressionBuilder<DB, TB>) => ReturnType<ExpressionBuilder<DB, TB>['and']>)[] = [];
+
+  for (const [name, condition] of Object.entries(filters)) {
+    const field = Object.hasOwn(whitelist, name) ? whitelist[name] : undefined;
+    const key = `filters.${name}`;
+    if (!field) {
+      errors[key] = ['filter.field'];
+      continue;
+    }
+    if (!field.operators.includes(condition.operator)) {
+      errors[key] = ['filter.operator'];
+      continue;
+    }
+    const built = buildCondition<DB, TB>(field, condition);
+    if (!built) {
+      errors[key] = ['filter.value'];
+      continue;
+    }
+    conditions.push(built);
+  }
+  if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
+  return conditions.reduce((q, condition) => q.where((eb) => condition(eb)), query);
+}
+
+function buildCondition<DB, TB extends keyof DB>(field: FilterField, condition: FilterCondition) {
+  // The column comes from the whitelist, never from the request.
+  const column = sql.ref(field.column);
+  const { operator, value } = condition;
+  if (operator === 'in') {
+    if (!Array.isArray(value) || value.length === 0) return undefined;
+    const values = value.map((v) => coerce(field, v));
+    if (values.some((v) => v === undefined)) return undefined;
+    return (eb: ExpressionBuilder<DB, TB>) => eb.and([eb(column, 'in', values as Scalar[])]);
+  }
+  if (operator === 'between') {
+    if (!Array.isArray(value) || value.length !== 2) return undefined;
+    const [from, to] = value.map((v) => coerce(field, v));
+    if (from === undefined || to === undefined) return undefined;
+    return (eb: ExpressionBuilder<DB, TB>) => eb.and([eb(column, '>=', from), eb(column, '<=', to)]);
+  }
+  if (value === null) {
+    if (operator !== '=' && operator !== '!=') return undefined;
+    return (eb: ExpressionBuilder<DB, TB>) => eb.and([eb(column, operator === '=' ? 'is' : 'is not', null)]);
+  }
+  if (Array.isArray(value)) return undefined;
+  const scalar = coerce(field, value);
+  if (scalar === undefined) return undefined;
+  if (operator === 'like') {
+    const pattern = `%${escapeLike(String(scalar).toLowerCase())}%`;
+    return (eb: ExpressionBuilder<DB, TB>) =>
+      eb.and([eb(sql`lower(${column})`, 'like', sql<string>`${pattern} escape '\\'`)]);
+  }
+  return (eb: ExpressionBuilder<DB, TB>) => eb.and([eb(column, operator, scalar)]);
+}

@@ -1,0 +1,19 @@
+/** Business constants of SPEC §9, shared by the server, the console and the tests. */
+export const DEFAULT_LOCALE = 'ru';
+export const FALLBACK_LOCALE = 'en';
+export const LOCALES = ['ru', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export const STORAGE_KEYS = { locale: 'locale', guest: 'guest' } as const;
+export const GUEST_FLAG = { guest: 'isGuest', notGuest: 'isNotGuest' } as const;
+
+export const API_BASE_PATH = '/api';
+/** Statuses that sign a signed-in user out (SPEC §8, §9). */
+export const LOGOUT_STATUSES = [401, 419] as const;
+export const HTTP_TIMEOUT_MS = 0;
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+/** A device is offline when it was last online longer ago than this, or never (SPEC §4). */
+export const OFFLINE_THRESHOLD_MINUTES = 1440;
+/** Slow-start comparison threshold against the current UTC time (SPEC §4). */
+export const WORK_START_THRESHOLD_MINUTES = 0;

@@ -1,0 +1,215 @@
+import type { z } from 'zod';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './constants.js';
+
+/**
+ * Texts the server sends to people (error messages, e-mail subjects), in both interface languages.
+ * The console shows them as they come, so they must read well in Russian and in English.
+ */
+const catalog = {
+  'validation.failed': {
+    ru: 'Проверьте введённые данные.',
+    en: 'The given data was invalid.',
+  },
+  'auth.failed': {
+    ru: 'Неверный e-mail или пароль.',
+    en: 'These credentials do not match our records.',
+  },
+  'auth.throttle': {
+    ru: 'Слишком много попыток входа. Повторите через {seconds} с.',
+    en: 'Too many login attempts. Please try again in {seconds} seconds.',
+  },
+  'auth.disabled': {
+    ru: 'Учётная запись отключена. Обратитесь к администратору организации.',
+    en: 'This account is disabled. Contact your organisation administrator.',
+  },
+  'http.unauthenticated': { ru: 'Требуется вход в систему.', en: 'Unauthenticated.' },
+  'http.csrf': {
+    ru: 'Сессия устарела. Обновите страницу и повторите действие.',
+    en: 'CSRF token mismatch.',
+  },
+  'http.forbidden': {
+    ru: 'Недостаточно прав для этого действия.',
+    en: 'This action is unauthorized.',
+  },
+  'http.not_found': { ru: 'Не найдено.', en: 'Not found.' },
+  'http.too_many': {
+    ru: 'Слишком много запросов. Повторите через {seconds} с.',
+    en: 'Too many requests. Please try again in {seconds} seconds.',
+  },
+  'http.bad_request': { ru: 'Некорректный запрос.', en: 'Bad request.' },
+  'http.bad_json': {
+    ru: 'Тело запроса не является корректным JSON.',
+    en: 'The request body is not valid JSON.',
+  },
+  'http.payload_too_large': { ru: 'Слишком большой запрос.', en: 'The request is too large.' },
+  'http.unsupported_media': {
+    ru: 'Неподдерживаемый тип содержимого.',
+    en: 'Unsupported content type.',
+  },
+  'http.server_error': {
+    ru: 'Внутренняя ошибка сервера. Повторите попытку позже.',
+    en: 'Server error. Please try again later.',
+  },
+  'http.unavailable': {
+    ru: 'Сервис временно недоступен. Повторите попытку позже.',
+    en: 'The service is temporarily unavailable. Please try again later.',
+  },
+  'passwords.sent': {
+    ru: 'Если этот адрес зарегистрирован, мы отправили на него ссылку для сброса пароля.',
+    en: 'If that address is registered, we have e-mailed a password reset link to it.',
+  },
+  'passwords.reset': { ru: 'Пароль изменён.', en: 'Your password has been reset.' },
+  'passwords.token': {
+    ru: 'Ссылка для сброса пароля недействительна или устарела.',
+    en: 'This password reset link is invalid or has expired.',
+  },
+  'passwords.current': {
+    ru: 'Текущий пароль указан неверно.',
+    en: 'The provided password does not match your current password.',
+  },
+  'passwords.updated': { ru: 'Пароль изменён.', en: 'Your password has been updated.' },
+  'passwords.confirmed': {
+    ru: 'Пароли не совпадают.',
+    en: 'The password confirmation does not match.',
+  },
+  'email.taken': { ru: 'Этот e-mail уже занят.', en: 'The e-mail has already been taken.' },
+  'verification.sent': {
+    ru: 'Мы отправили новое письмо со ссылкой для подтверждения e-mail.',
+    en: 'A new verification link has been sent to your e-mail address.',
+  },
+  'verification.already': {
+    ru: 'E-mail уже подтверждён.',
+    en: 'Your e-mail address is already verified.',
+  },
+  'verification.invalid': {
+    ru: 'Ссылка для подтверждения недействительна или устарела.',
+    en: 'This verification link is invalid or has expired.',
+  },
+  'profile.updated': { ru: 'Профиль сохранён.', en: 'Your profile has been updated.' },
+  'filter.field': {
+    ru: 'Фильтр по этому полю недоступен.',
+    en: 'Filtering by this field is not allowed.',
+  },
+  'filter.operator': {
+    ru: 'Этот оператор недоступен для поля.',
+    en: 'This operator is not allowed for this field.',
+  },
+  'filter.value': { ru: 'Неверное значение фильтра.', en: 'The filter value is invalid.' },
+  'field.required': { ru: 'Обязательное поле.', en: 'This field is required.' },
+  'field.string_min': {
+    ru: 'Не короче {min} символов.',
+    en: 'Must be at least {min} characters.',
+  },
+  'field.string_max': {
+    ru: 'Не длиннее {max} символов.',
+    en: 'Must not be longer than {max} characters.',
+  },
+  'field.number_min': { ru: 'Не меньше {min}.', en: 'Must be at least {min}.' },
+  'field.number_max': { ru: 'Не больше {max}.', en: 'Must not be greater than {max}.' },
+  'field.array_min': {
+    ru: 'Выберите не меньше {min} элементов.',
+    en: 'Choose at least {min} items.',
+  },
+  'field.array_max': {
+    ru: 'Не больше {max} элементов.',
+    en: 'Must not have more than {max} items.',
+  },
+  'field.email': { ru: 'Введите корректный e-mail.', en: 'Enter a valid e-mail address.' },
+  'field.type': { ru: 'Неверный тип значения.', en: 'The value has the wrong type.' },
+  'field.integer': { ru: 'Введите целое число.', en: 'Must be a whole number.' },
+  'field.enum': { ru: 'Допустимые значения: {values}.', en: 'Must be one of: {values}.' },
+  'field.format': { ru: 'Неверный формат.', en: 'The format is invalid.' },
+  'field.unknown_key': { ru: 'Неизвестное поле.', en: 'Unknown field.' },
+  'field.invalid': { ru: 'Недопустимое значение.', en: 'The value is invalid.' },
+} as const satisfies Record<string, Record<Locale, string>>;
+
+export type MessageKey = keyof typeof catalog;
+export type MessageParams = Record<string, string | number>;
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The text of `key` in `locale`, with `{name}` placeholders filled from `params`. */
+export function translate(locale: Locale, key: MessageKey, params: MessageParams = {}): string {
+  const template: string = catalog[key][locale];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/**
+ * The interface language a request prefers: the first of ru/en in `Accept-Language` by quality,
+ * otherwise Russian, the product's default.
+ */
+export function pickLocale(acceptLanguage: string | undefined): Locale {
+  if (!acceptLanguage) return DEFAULT_LOCALE;
+  const ranked = acceptLanguage
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...rest] = part.trim().split(';');
+      const q = rest.find((p) => p.trim().startsWith('q='));
+      return { lang: tag.trim().slice(0, 2).toLowerCase(), q: q ? Number(q.split('=')[1]) : 1, index };
+    })
+    .filter((entry) => Number.isFinite(entry.q) && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked.find((entry) => isLocale(entry.lang))?.lang as Locale | undefined ?? DEFAULT_LOCALE;
+}
+
+/**
+ * A field message a person understands, from a zod issue. Schemas attach `params: {key}` to a
+ * custom check to name a catalog message; everything else is mapped from the issue's code.
+ */
+export function formatIssue(issue: z.core.$ZodIssue, locale: Locale): string {
+  const t = (key: MessageKey, params?: MessageParams) => translate(locale, key, params);
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined || issue.input === null) return t('field.required');
+      if (issue.expected === 'int') return t('field.integer');
+      return t('field.type');
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string')
+        return min <= 1 ? t('field.required') : t('field.string_min', { min });
+      if (issue.origin === 'array' || issue.origin === 'set') return t('field.array_min', { min });
+      return t('field.number_min', { min });
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return t('field.string_max', { max });
+      if (issue.origin === 'array' || issue.origin === 'set') return t('field.array_max', { max });
+      return t('field.number_max', { max });
+    }
+    case 'invalid_format':
+      return issue.format === 'email' ? t('field.email') : t('field.format');
+    case 'invalid_value':
+      return t('field.enum', { values: issue.values.map(String).join(', ') });
+    case 'unrecognized_keys':
+      return t('field.unknown_key');
+    case 'custom': {
+      const key = (issue.params as { key?: unknown } | undefined)?.key;
+      return typeof key === 'string' && key in catalog ? t(key as MessageKey) : t('field.invalid');
+    }
+    default:
+      return t('field.invalid');
+  }
+}
+
+/** Laravel's `errors` object: dotted field path → messages. */
+export function issuesToFieldErrors(
+  issues: readonly z.core.$ZodIssue[],
+  locale: Locale,
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const paths =
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => [...issue.path, key])
+        : [issue.path];
+    for (const path of paths) {
+      const field = path.map(String).join('.') || '_';
+      (errors[field] ??= []).push(formatIssue(issue, locale));
+    }
+  }
+  return errors;
+}

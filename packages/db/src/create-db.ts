@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type LogConfig } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** The URL without its password, for logs. */
+  safeUrl: string;
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** PostgreSQL pool size. */
+  poolMax?: number;
+  log?: LogConfig;
+}
+
+/**
+ * Opens the database named by `url`: `sqlite:<path>` (or `sqlite::memory:`) or `postgres://…`.
+ * SQLite runs in WAL mode with `synchronous=FULL` and foreign keys on; PostgreSQL returns times as
+ * ISO strings and 64-bit integers as numbers, so repositories see the same values on both.
+ */
+export function createDb(url: string, options: CreateDbOptions = {}): DatabaseHandle {
+  if (url.startsWith('sqlite:')) return openSqlite(url, options);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://'))
+    return openPostgres(url, options);
+  throw new Error(
+    `DATABASE_URL must start with "sqlite:" or "postgres://", got "${url.split(':')[0]}:…"`,
+  );
+}
+
+function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {
+  const location = url.slice('sqlite:'.length);
+  const filename = location === ':memory:' ? location : resolve(location);
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const database = new SQLite(filename);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database }),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    db,
+    dialect: 'sqlite',
+    safeUrl: `sqlite:${filename}`,
+    close: () => db.destroy(),
+  };
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+
+function pgTypeParser(oid: number, format?: string): (value: string) => unknown {
+  if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID)
+    return (value) => new Date(oid === TIMESTAMP_OID ? `${value}Z` : value).toISOString();
+  if (oid === INT8_OID) return (value) => Number(value);
+  // pg's own parsers for everything else.
+  return pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown;
+}
+
+function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax ?? 10,
+    types: { getTypeParser: pgTypeParser } as pg.CustomTypesConfig,
+  });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    db,
+    dialect: 'postgres',
+    safeUrl: url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
+    close: () => db.destroy(),
+  };
+}
+
+/** Resolves when the database answers a trivial query; rejects otherwise. */
+export async function pingDb(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

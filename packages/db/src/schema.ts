@@ -1,0 +1,129 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The database as the application sees it. Times are ISO 8601 strings in UTC (`text` in SQLite,
+ * `timestamptz` in PostgreSQL, read back as ISO strings); flags are integers 0/1 in both dialects
+ * so one query works on both.
+ */
+export interface Database {
+  organisations: OrganisationsTable;
+  users: UsersTable;
+  acl_modules: AclModulesTable;
+  acl_roles: AclRolesTable;
+  acl_role_modules: AclRoleModulesTable;
+  sessions: SessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  user_tokens: UserTokensTable;
+  mail_outbox: MailOutboxTable;
+  rate_limits: RateLimitsTable;
+}
+
+export interface OrganisationsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  /** Always stored lower-case; unique across all organisations (it is the login). */
+  email: string;
+  /** argon2id PHC string; null until an invited user sets a password. */
+  password_hash: string | null;
+  role: 'regular' | 'admin';
+  acl_role_id: number | null;
+  email_verified_at: string | null;
+  locale: 'ru' | 'en';
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AclModulesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  is_client_system: number;
+}
+
+export interface AclRolesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  is_client_system: number;
+  /** The role made with the organisation that holds every module; listed with `withAdminRole`. */
+  is_admin_role: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AclRoleModulesTable {
+  acl_role_id: number;
+  acl_module_id: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value: a leaked table holds no usable session. */
+  id: string;
+  user_id: number | null;
+  csrf_token: string;
+  remember: number;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+  last_activity_at: string;
+  expires_at: string;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** SHA-256 of the secret part of `<id>|<secret>`. */
+  token_hash: string;
+  /** A one-time login link (`user:login-link`): consumed on first use. */
+  single_use: number;
+  expires_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export type UserTokenPurpose = 'password_reset' | 'email_verification';
+
+export interface UserTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: UserTokenPurpose;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'held';
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  organisation_id: number | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: MailStatus;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  locked_until: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  /** Epoch milliseconds when the window ends. */
+  reset_at: number;
+}

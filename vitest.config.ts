@@ -1,0 +1,42 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Workspace packages export their TypeScript sources under the `source` condition, so tests run
+ * against the sources without a build. The API suite runs on SQLite, and also on PostgreSQL when
+ * TEST_DATABASE_URL is set (CI sets it). Playwright specs (e2e/) are not Vitest's.
+ */
+const conditions = ['source', ...defaultServerConditions];
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  test: {
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'api-sqlite',
+          include: ['apps/api/src/**/*.test.ts'],
+          env: { KONTROL_TEST_DIALECT: 'sqlite' },
+        },
+      },
+      ...(postgres
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'api-postgres',
+                include: ['apps/api/src/**/*.test.ts'],
+                env: { KONTROL_TEST_DIALECT: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
