@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LOCALES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_ROLES, translate } from '@kontrol/contracts';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
@@ -12,7 +14,7 @@ import { createOrganisationWithAdmin } from './modules/organisations/organisatio
 import { findUserByEmail } from './modules/users/users.repository.js';
 import { createUser, setPassword } from './modules/users/users.service.js';
 import { RateLimiter } from './plugins/rate-limit.js';
-import { ConfigError, loadConfig } from './plugins/config.js';
+import { ConfigError, loadConfig, type Config } from './plugins/config.js';
 
 /** `npm run kontrol -- <command> [options]`: the operators' tool. */
 const HELP = `Kontrol operator tool
@@ -45,6 +47,8 @@ Commands:
 
 The database is the one DATABASE_URL names (default sqlite:./data/kontrol.db).
 `;
+
+const COMMANDS = ['migrate', 'org:create', 'user:create', 'user:set-password', 'user:login-link', 'seed:demo'];
 
 class UsageError extends Error {}
 
@@ -95,9 +99,8 @@ function password(options: Options): { value: string; generated: boolean } {
   return { value: given, generated: false };
 }
 
-async function run(command: string, options: Options, database: DatabaseHandle, out: (line: string) => void) {
+async function run(command: string, options: Options, database: DatabaseHandle, config: Config, out: (line: string) => void) {
   const db = database.db;
-  const config = loadConfig();
   switch (command) {
     case 'migrate': {
       const { applied } = await migrateToLatest(db);
@@ -172,7 +175,20 @@ async function run(command: string, options: Options, database: DatabaseHandle, 
   }
 }
 
-async function main(argv: string[]): Promise<number> {
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const processIo: CliIo = {
+  env: process.env,
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+};
+
+/** Runs one command; resolves to the exit code (0 done, 1 failed, 2 wrong usage). */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -193,39 +209,45 @@ async function main(argv: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    console.error(`Error: ${(error as Error).message}\n\n${HELP}`);
+    io.err(`Error: ${(error as Error).message}\n\n${HELP}`);
     return 2;
   }
   const command = parsed.positionals[0];
   if (!command || command === 'help' || parsed.values.help) {
-    console.log(HELP);
+    io.out(HELP);
     return command || parsed.values.help ? 0 : 2;
+  }
+  if (!COMMANDS.includes(command)) {
+    io.err(`Error: unknown command "${command}"\nRun "npm run kontrol -- help" for the commands and their options.`);
+    return 2;
   }
   let database: DatabaseHandle | undefined;
   try {
-    const config = loadConfig();
+    const config = loadConfig(io.env);
     database = createDb(config.databaseUrl, { poolMax: 2 });
-    await run(command, parsed.values, database, (line) => console.log(line));
+    await run(command, parsed.values, database, config, io.out);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`Error: ${error.message}\nRun "npm run kontrol -- help" for the commands and their options.`);
+      io.err(`Error: ${error.message}\nRun "npm run kontrol -- help" for the commands and their options.`);
       return 2;
     }
     if (error instanceof FieldValidationError) {
       const problems = Object.entries(error.fields).map(([field, keys]) => `${field}: ${keys.map((k) => translate('en', k)).join(' ')}`);
-      console.error(`Error: ${problems.join('; ')}`);
+      io.err(`Error: ${problems.join('; ')}`);
       return 1;
     }
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      io.err(error.message);
       return 1;
     }
-    console.error('Error:', error instanceof Error ? error.message : error);
+    io.err(`Error: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
     await database?.close();
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const invokedDirectly =
+  process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) process.exitCode = await runCli(process.argv.slice(2));

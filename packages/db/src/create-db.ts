@@ -65,14 +65,15 @@ function pgTypeParser(oid: number, format?: string): (value: string) => unknown 
     return (value) => new Date(oid === TIMESTAMP_OID ? `${value}Z` : value).toISOString();
   if (oid === INT8_OID) return (value) => Number(value);
   // pg's own parsers for everything else.
-  return pg.types.getTypeParser(oid, format as 'text') as (value: string) => unknown;
+  const builtIn = pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown;
+  return builtIn(oid, format);
 }
 
 function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolMax ?? 10,
-    types: { getTypeParser: pgTypeParser } as pg.CustomTypesConfig,
+    types: { getTypeParser: pgTypeParser },
   });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),

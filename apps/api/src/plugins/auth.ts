@@ -109,7 +109,7 @@ export const authPlugin = fp(
       const path = route.url ?? '';
       if (path.startsWith('/api/docs')) return;
       if ((path.startsWith('/api/') || path.startsWith('/sanctum/')) && !route.config?.access) {
-        throw new Error(`Route ${route.method} ${path} does not declare config.access`);
+        throw new Error(`Route ${String(route.method)} ${path} does not declare config.access`);
       }
     });
 

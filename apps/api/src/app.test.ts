@@ -1,0 +1,90 @@
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOrganisation } from './test/builders.js';
+import { TestClient } from './test/http-client.js';
+import { buildTestApp, type TestApp } from './test/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('platform', () => {
+  it('/healthz answers while the process is up; /readyz only while the database answers', async () => {
+    expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject('/readyz')).statusCode).toBe(200);
+    const other = await buildTestApp();
+    await other.database.handle.close();
+    const res = await other.app.inject('/readyz');
+    expect(res.statusCode).toBe(503);
+    await other.app.close();
+    await other.database.drop().catch(() => undefined);
+  });
+
+  it('sets security headers on every response, errors included', async () => {
+    for (const url of ['/healthz', '/api/users/auth', '/api/nowhere']) {
+      const res = await t.app.inject(url);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('sends HSTS and Secure cookies only over HTTPS (behind a trusted proxy)', async () => {
+    const proxied = await buildTestApp({ TRUST_PROXY: 'true' });
+    try {
+      const res = await proxied.app.inject({ url: '/sanctum/csrf-cookie', headers: { 'x-forwarded-proto': 'https' } });
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      const cookies = res.cookies as { name: string; secure?: boolean }[];
+      expect(cookies.every((c) => c.secure === true)).toBe(true);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('compresses responses with brotli or gzip', async () => {
+    const org = await buildOrganisation(t.database.handle.db);
+    const client = new TestClient(t.app);
+    await client.login(org.admin.email, org.admin.password);
+    const br = await client.request({ method: 'POST', url: '/api/acl/roles', payload: { withAdminRole: true }, headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect((JSON.parse(brotliDecompressSync(br.rawPayload).toString()) as { meta: { total: number } }).meta.total).toBe(1);
+    const gz = await client.request({ method: 'POST', url: '/api/acl/roles', payload: { withAdminRole: true }, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect((JSON.parse(gunzipSync(gz.rawPayload).toString()) as { meta: { total: number } }).meta.total).toBe(1);
+  });
+
+  it('answers unknown API paths with a JSON 404 in the requested language', async () => {
+    const en = await t.app.inject({ url: '/api/nowhere', headers: { 'accept-language': 'en' } });
+    expect(en.statusCode).toBe(404);
+    expect(en.json()).toEqual({ message: 'Not found.' });
+    const ru = await t.app.inject({ url: '/api/nowhere' });
+    expect(ru.json()).toEqual({ message: 'Не найдено.' });
+  });
+
+  it('serves OpenAPI generated from the route schemas at /api/docs', async () => {
+    const spec = (await t.app.inject('/api/docs/json')).json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
+    expect(spec.openapi).toMatch(/^3\./);
+    for (const path of ['/api/login', '/api/logout', '/api/register', '/api/users/auth', '/api/acl/roles', '/sanctum/csrf-cookie']) {
+      expect(spec.paths).toHaveProperty(path);
+    }
+    expect(JSON.stringify(spec.paths['/api/login'])).toContain('password');
+    expect((await t.app.inject('/api/docs')).statusCode).toBeLessThan(400);
+  });
+
+  it('refuses to start with an /api route that does not declare its access', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { authPlugin } = await import('./plugins/auth.js');
+    const { dbPlugin } = await import('./plugins/db.js');
+    const app = Fastify();
+    await app.register(dbPlugin, { database: t.database.handle });
+    await app.register(authPlugin);
+    expect(() => app.get('/api/forgotten', async () => 'open')).toThrow('does not declare config.access');
+    await app.close();
+  });
+});
