@@ -213,3 +213,19 @@ describe('bearer tokens', () => {
     expect(second.statusCode).toBe(401);
   });
 });
+
+describe('anonymous endpoints that send e-mail', () => {
+  it('limit each IP to 10 requests per 15 minutes per route', async () => {
+    const client = new TestClient(t.app);
+    await client.get('/sanctum/csrf-cookie');
+    const send = (i: number) =>
+      client.request({ method: 'POST', url: '/api/send-reset-link', payload: { email: `x${i}@example.test` }, remoteAddress: '10.1.2.3' });
+    for (let i = 0; i < 10; i += 1) expect((await send(i)).statusCode).toBe(200);
+    const limited = await send(10);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json<{ message: string }>().message).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
+    // Another address is not affected.
+    const other = await client.request({ method: 'POST', url: '/api/send-reset-link', payload: { email: 'y@example.test' }, remoteAddress: '10.1.2.4' });
+    expect(other.statusCode).toBe(200);
+  });
+});
