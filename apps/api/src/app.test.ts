@@ -77,6 +77,35 @@ describe('platform', () => {
     expect((await t.app.inject('/api/docs')).statusCode).toBeLessThan(400);
   });
 
+  it('closes gracefully: a request in flight finishes, new connections are refused', async () => {
+    const { buildApp } = await import('./app.js');
+    const { createTestDatabase } = await import('./test/test-database.js');
+    const database = await createTestDatabase();
+    const app = await buildApp({ config: { ...t.config, databaseUrl: database.url }, database: database.handle, logger: false });
+    let release: () => void = () => undefined;
+    const started = new Promise<void>((resolveStarted) => {
+      app.get('/api/slow', { config: { access: 'public' } }, async () => {
+        resolveStarted();
+        await new Promise<void>((resolve) => (release = resolve));
+        return { done: true };
+      });
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const inFlight = fetch(`http://127.0.0.1:${port}/api/slow`);
+    await started;
+    const closing = app.close();
+    await new Promise((r) => setTimeout(r, 50));
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(3000) })).rejects.toThrow('fetch failed');
+    release();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ done: true });
+    // The client's keep-alive socket does not hold the shutdown open.
+    await closing;
+    await database.drop();
+  });
+
   it('refuses to start with an /api route that does not declare its access', async () => {
     const { default: Fastify } = await import('fastify');
     const { authPlugin } = await import('./plugins/auth.js');

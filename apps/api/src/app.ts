@@ -45,6 +45,15 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     },
     bodyLimit: 1024 * 1024,
   });
+  // While shutting down, answers in flight tell the client to close its connection, so no
+  // keep-alive socket holds the shutdown open after the last response.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
