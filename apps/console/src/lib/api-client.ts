@@ -1,0 +1,52 @@
+import { API_BASE_PATH, HTTP_TIMEOUT_MS } from '@kontrol/contracts';
+import axios from 'axios';
+import { endsSession } from './api-errors';
+import { getLocale } from './i18n';
+
+/**
+ * The one HTTP client of the console (SPEC §7): `/api`, cookies on every call, no timeout. Axios
+ * copies the readable `XSRF-TOKEN` cookie into the `X-XSRF-TOKEN` header, the Sanctum SPA
+ * convention the API checks on every state-changing request.
+ */
+export const apiClient = axios.create({
+  baseURL: API_BASE_PATH,
+  withCredentials: true,
+  withXSRFToken: true,
+  xsrfCookieName: 'XSRF-TOKEN',
+  xsrfHeaderName: 'X-XSRF-TOKEN',
+  timeout: HTTP_TIMEOUT_MS,
+  headers: { Accept: 'application/json' },
+});
+
+// The server answers messages and validation errors in the interface language.
+apiClient.interceptors.request.use((config) => {
+  config.headers.set('Accept-Language', getLocale());
+  return config;
+});
+
+type SessionEndedListener = () => void;
+const sessionEndedListeners = new Set<SessionEndedListener>();
+
+/**
+ * Calls `listener` whenever the API answers 401 or 419 (SPEC §8: the signed-in user is signed out).
+ * Returns the function that unsubscribes.
+ */
+export function onSessionEnded(listener: SessionEndedListener): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+apiClient.interceptors.response.use(undefined, (error: unknown) => {
+  if (endsSession(error)) {
+    for (const listener of sessionEndedListeners) listener();
+  }
+  throw error;
+});
+
+/**
+ * GET /sanctum/csrf-cookie (at the site root, not under /api): sets the `XSRF-TOKEN` cookie and a
+ * session before login, registration and password reset.
+ */
+export async function getCsrfCookie(): Promise<void> {
+  await apiClient.get('/sanctum/csrf-cookie', { baseURL: '/' });
+}

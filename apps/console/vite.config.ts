@@ -1,0 +1,22 @@
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+
+/** Where `npm run dev` forwards API calls: the API as `npm start` runs it (PORT 8080). */
+const API_ORIGIN = 'http://127.0.0.1:8080';
+const proxy = { '/api': API_ORIGIN, '/sanctum': API_ORIGIN };
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // `source` first: workspace packages (@kontrol/contracts) resolve to their TypeScript source,
+    // so the console never bundles a stale dist/ of a sibling package.
+    conditions: ['source', ...defaultClientConditions],
+  },
+  server: { proxy },
+  preview: { proxy },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    emptyOutDir: true,
+  },
+});

@@ -1,0 +1,32 @@
+// Kept free of zod so the console can import it without pulling the validator into its first chunk.
+
+/**
+ * The access-control modules of SPEC §2 (sidebar) and §6. Every API route declares one of these,
+ * and the console shows a sidebar entry only when the user holds its slug.
+ */
+export const MODULE_SLUGS = [
+  'dashboard',
+  'telemetry',
+  'requests',
+  'device_event_template',
+  'recipes',
+  'addresses',
+  'devices',
+  'users',
+  'settings',
+  'billing',
+] as const;
+export type ModuleSlug = (typeof MODULE_SLUGS)[number];
+/** Sidebar labels exactly as SPEC §2 gives them (Russian), with the English translation. */
+export const MODULE_LABELS: Record<ModuleSlug, { ru: string; en: string }> = {
+  dashboard: { ru: 'Главная', en: 'Dashboard' },
+  telemetry: { ru: 'Телеметрия', en: 'Telemetry' },
+  requests: { ru: 'Жалобы', en: 'Complaints' },
+  device_event_template: { ru: 'Шаблоны тока', en: 'Current templates' },
+  recipes: { ru: 'Рецепты', en: 'Recipes' },
+  addresses: { ru: 'Адреса', en: 'Addresses' },
+  devices: { ru: 'Оборудование', en: 'Equipment' },
+  users: { ru: 'Пользователи', en: 'Users' },
+  settings: { ru: 'Настройки', en: 'Settings' },
+  billing: { ru: 'Биллинг', en: 'Billing' },
+};
