@@ -23,7 +23,10 @@ let count = 0;
 for (const path of files(folder)) {
   const content = readFileSync(path);
   if (content.length < 1024) continue;
-  writeFileSync(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(
+    `${path}.br`,
+    brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   writeFileSync(`${path}.gz`, gzipSync(content, { level: 9 }));
   count += 1;
 }

@@ -19,7 +19,15 @@ const dir = mkdtempSync(join(tmpdir(), 'kontrol-smoke-'));
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'k.db')}`, NODE_ENV: 'development', DEMO: '1', SMTP_URL: '' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'k.db')}`,
+    NODE_ENV: 'development',
+    DEMO: '1',
+    SMTP_URL: '',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let output = '';
@@ -61,7 +69,8 @@ if (!page.ok || !html.includes('<div id="root">')) fail('the console is not serv
 const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
 if (!asset) fail('index.html names no script under /assets/');
 const js = await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'br' } });
-if (!js.headers.get('cache-control')?.includes('immutable')) fail('hashed assets are not cached as immutable');
+if (!js.headers.get('cache-control')?.includes('immutable'))
+  fail('hashed assets are not cached as immutable');
 
 server.kill('SIGTERM');
 const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);

@@ -26,7 +26,10 @@ run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b']);
 
 const consoleDir = join(root, 'apps/console');
 const consoleIndex = join(consoleDir, 'dist/index.html');
-const consoleSources = Math.max(newest(join(consoleDir, 'src')), newest(join(root, 'packages/contracts/src')));
+const consoleSources = Math.max(
+  newest(join(consoleDir, 'src')),
+  newest(join(root, 'packages/contracts/src')),
+);
 if (!existsSync(consoleIndex) || statSync(consoleIndex).mtimeMs < consoleSources) {
   console.log('Building the console…');
   run('npm', ['run', 'build', '--silent', '-w', '@kontrol/console']);

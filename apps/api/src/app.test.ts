@@ -38,7 +38,10 @@ describe('platform', () => {
   it('sends HSTS and Secure cookies only over HTTPS (behind a trusted proxy)', async () => {
     const proxied = await buildTestApp({ TRUST_PROXY: 'true' });
     try {
-      const res = await proxied.app.inject({ url: '/sanctum/csrf-cookie', headers: { 'x-forwarded-proto': 'https' } });
+      const res = await proxied.app.inject({
+        url: '/sanctum/csrf-cookie',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(res.headers['strict-transport-security']).toContain('max-age=');
       const cookies = res.cookies as { name: string; secure?: boolean }[];
       expect(cookies.every((c) => c.secure === true)).toBe(true);
@@ -51,12 +54,26 @@ describe('platform', () => {
     const org = await buildOrganisation(t.database.handle.db);
     const client = new TestClient(t.app);
     await client.login(org.admin.email, org.admin.password);
-    const br = await client.request({ method: 'POST', url: '/api/acl/roles', payload: { withAdminRole: true }, headers: { 'accept-encoding': 'br' } });
+    const br = await client.request({
+      method: 'POST',
+      url: '/api/acl/roles',
+      payload: { withAdminRole: true },
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
-    expect((JSON.parse(brotliDecompressSync(br.rawPayload).toString()) as { meta: { total: number } }).meta.total).toBe(1);
-    const gz = await client.request({ method: 'POST', url: '/api/acl/roles', payload: { withAdminRole: true }, headers: { 'accept-encoding': 'gzip' } });
+    expect(
+      (JSON.parse(brotliDecompressSync(br.rawPayload).toString()) as { meta: { total: number } }).meta.total,
+    ).toBe(1);
+    const gz = await client.request({
+      method: 'POST',
+      url: '/api/acl/roles',
+      payload: { withAdminRole: true },
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
-    expect((JSON.parse(gunzipSync(gz.rawPayload).toString()) as { meta: { total: number } }).meta.total).toBe(1);
+    expect((JSON.parse(gunzipSync(gz.rawPayload).toString()) as { meta: { total: number } }).meta.total).toBe(
+      1,
+    );
   });
 
   it('answers unknown API paths with a JSON 404 in the requested language', async () => {
@@ -68,9 +85,19 @@ describe('platform', () => {
   });
 
   it('serves OpenAPI generated from the route schemas at /api/docs', async () => {
-    const spec = (await t.app.inject('/api/docs/json')).json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>();
+    const spec = (await t.app.inject('/api/docs/json')).json<{
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    }>();
     expect(spec.openapi).toMatch(/^3\./);
-    for (const path of ['/api/login', '/api/logout', '/api/register', '/api/users/auth', '/api/acl/roles', '/sanctum/csrf-cookie']) {
+    for (const path of [
+      '/api/login',
+      '/api/logout',
+      '/api/register',
+      '/api/users/auth',
+      '/api/acl/roles',
+      '/sanctum/csrf-cookie',
+    ]) {
       expect(spec.paths).toHaveProperty(path);
     }
     expect(JSON.stringify(spec.paths['/api/login'])).toContain('password');
@@ -81,7 +108,11 @@ describe('platform', () => {
     const { buildApp } = await import('./app.js');
     const { createTestDatabase } = await import('./test/test-database.js');
     const database = await createTestDatabase();
-    const app = await buildApp({ config: { ...t.config, databaseUrl: database.url }, database: database.handle, logger: false });
+    const app = await buildApp({
+      config: { ...t.config, databaseUrl: database.url },
+      database: database.handle,
+      logger: false,
+    });
     let release: () => void = () => undefined;
     const started = new Promise<void>((resolveStarted) => {
       app.get('/api/slow', { config: { access: 'public' } }, async () => {
@@ -96,7 +127,9 @@ describe('platform', () => {
     await started;
     const closing = app.close();
     await new Promise((r) => setTimeout(r, 50));
-    await expect(fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(3000) })).rejects.toThrow('fetch failed');
+    await expect(
+      fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(3000) }),
+    ).rejects.toThrow('fetch failed');
     release();
     const response = await inFlight;
     expect(response.status).toBe(200);

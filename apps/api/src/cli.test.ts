@@ -41,12 +41,22 @@ describe('npm run kontrol', () => {
   });
 
   it('org:create makes an organisation whose admin can sign in with every module', async () => {
-    const created = await kontrol('org:create', '--name', 'Пекарня №1', '--admin-email', 'Boss@Bakery.test', '--password', 'correct-horse');
+    const created = await kontrol(
+      'org:create',
+      '--name',
+      'Пекарня №1',
+      '--admin-email',
+      'Boss@Bakery.test',
+      '--password',
+      'correct-horse',
+    );
     expect(created.code).toBe(0);
     expect(created.out).toMatch(/Organisation \d+ created; admin user \d+ <boss@bakery\.test>/);
     const client = new TestClient(t.app);
     await client.login('boss@bakery.test', 'correct-horse');
-    const me = (await client.get('/api/users/auth')).json<{ data: { isAdmin: boolean; organisation: { name: string }; acl_modules: unknown[] } }>().data;
+    const me = (await client.get('/api/users/auth')).json<{
+      data: { isAdmin: boolean; organisation: { name: string }; acl_modules: unknown[] };
+    }>().data;
     expect(me.isAdmin).toBe(true);
     expect(me.organisation.name).toBe('Пекарня №1');
     expect(me.acl_modules).toHaveLength(10);
@@ -58,46 +68,108 @@ describe('npm run kontrol', () => {
 
   it('explains missing and invalid options', async () => {
     expect((await kontrol('org:create', '--admin-email', 'x@y.test')).err).toContain('--name is required');
-    expect((await kontrol('org:create', '--name', 'N', '--admin-email', 'nope')).err).toContain('"nope" is not an e-mail address');
-    expect((await kontrol('org:create', '--name', 'N', '--admin-email', 'a@b.test', '--password', 'short')).err).toContain(
-      '--password must be 8 to 128 characters',
+    expect((await kontrol('org:create', '--name', 'N', '--admin-email', 'nope')).err).toContain(
+      '"nope" is not an e-mail address',
     );
-    expect((await kontrol('user:create', '--org', 'abc', '--email', 'a@b.test')).err).toContain('--org must be a positive whole number');
-    expect((await kontrol('user:set-password', '--email', 'ghost@nowhere.test')).err).toContain('no user has that e-mail');
+    expect(
+      (await kontrol('org:create', '--name', 'N', '--admin-email', 'a@b.test', '--password', 'short')).err,
+    ).toContain('--password must be 8 to 128 characters');
+    expect((await kontrol('user:create', '--org', 'abc', '--email', 'a@b.test')).err).toContain(
+      '--org must be a positive whole number',
+    );
+    expect((await kontrol('user:set-password', '--email', 'ghost@nowhere.test')).err).toContain(
+      'no user has that e-mail',
+    );
   });
 
   it('user:create adds a user to an organisation, generating a password when none is given', async () => {
-    await kontrol('org:create', '--name', 'Cafe', '--admin-email', 'owner@cafe.test', '--password', 'owner-pass-1');
-    const org = await t.database.handle.db.selectFrom('users').select('organisation_id').where('email', '=', 'owner@cafe.test').executeTakeFirstOrThrow();
-    const created = await kontrol('user:create', '--org', String(org.organisation_id), '--email', 'cook@cafe.test', '--name', 'Cook');
+    await kontrol(
+      'org:create',
+      '--name',
+      'Cafe',
+      '--admin-email',
+      'owner@cafe.test',
+      '--password',
+      'owner-pass-1',
+    );
+    const org = await t.database.handle.db
+      .selectFrom('users')
+      .select('organisation_id')
+      .where('email', '=', 'owner@cafe.test')
+      .executeTakeFirstOrThrow();
+    const created = await kontrol(
+      'user:create',
+      '--org',
+      String(org.organisation_id),
+      '--email',
+      'cook@cafe.test',
+      '--name',
+      'Cook',
+    );
     expect(created.code).toBe(0);
     const password = /Password: (\S+)/.exec(created.out)?.[1];
     expect(password).toBeDefined();
     const client = new TestClient(t.app);
     await client.login('cook@cafe.test', password ?? '');
-    const me = (await client.get('/api/users/auth')).json<{ data: { role: string; acl_modules: unknown[] } }>().data;
+    const me = (await client.get('/api/users/auth')).json<{
+      data: { role: string; acl_modules: unknown[] };
+    }>().data;
     // No access role given: signed in, but no module (the console lands on no_access).
     expect(me).toMatchObject({ role: 'regular', acl_modules: [] });
 
     // An access role of another organisation is refused.
-    const foreignRole = await t.database.handle.db.selectFrom('acl_roles').select('id').where('organisation_id', '!=', org.organisation_id).executeTakeFirstOrThrow();
-    const refused = await kontrol('user:create', '--org', String(org.organisation_id), '--email', 'spy@cafe.test', '--acl-role', String(foreignRole.id));
+    const foreignRole = await t.database.handle.db
+      .selectFrom('acl_roles')
+      .select('id')
+      .where('organisation_id', '!=', org.organisation_id)
+      .executeTakeFirstOrThrow();
+    const refused = await kontrol(
+      'user:create',
+      '--org',
+      String(org.organisation_id),
+      '--email',
+      'spy@cafe.test',
+      '--acl-role',
+      String(foreignRole.id),
+    );
     expect(refused.code).toBe(1);
     expect(refused.err).toContain('acl_role_id');
   });
 
   it('user:set-password changes the password and ends the sessions', async () => {
-    await kontrol('org:create', '--name', 'Bar', '--admin-email', 'barman@bar.test', '--password', 'first-pass-1');
+    await kontrol(
+      'org:create',
+      '--name',
+      'Bar',
+      '--admin-email',
+      'barman@bar.test',
+      '--password',
+      'first-pass-1',
+    );
     const client = new TestClient(t.app);
     await client.login('barman@bar.test', 'first-pass-1');
-    const changed = await kontrol('user:set-password', '--email', 'barman@bar.test', '--password', 'second-pass-2');
+    const changed = await kontrol(
+      'user:set-password',
+      '--email',
+      'barman@bar.test',
+      '--password',
+      'second-pass-2',
+    );
     expect(changed.code).toBe(0);
     expect((await client.get('/api/users/auth')).statusCode).toBe(401);
     await new TestClient(t.app).login('barman@bar.test', 'second-pass-2');
   });
 
   it('user:login-link prints a one-time link that signs in once', async () => {
-    await kontrol('org:create', '--name', 'Canteen', '--admin-email', 'chef@canteen.test', '--password', 'chef-pass-1');
+    await kontrol(
+      'org:create',
+      '--name',
+      'Canteen',
+      '--admin-email',
+      'chef@canteen.test',
+      '--password',
+      'chef-pass-1',
+    );
     const result = await kontrol('user:login-link', '--email', 'chef@canteen.test');
     expect(result.code).toBe(0);
     const url = new URL(result.out.split('\n')[1] ?? '');

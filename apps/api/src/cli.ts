@@ -48,7 +48,14 @@ Commands:
 The database is the one DATABASE_URL names (default sqlite:./data/kontrol.db).
 `;
 
-const COMMANDS = ['migrate', 'org:create', 'user:create', 'user:set-password', 'user:login-link', 'seed:demo'];
+const COMMANDS = [
+  'migrate',
+  'org:create',
+  'user:create',
+  'user:set-password',
+  'user:login-link',
+  'seed:demo',
+];
 
 class UsageError extends Error {}
 
@@ -70,7 +77,8 @@ function optional(options: Options, name: string): string | undefined {
 
 function email(options: Options, name: string) {
   const value = required(options, name);
-  if (!emailSchema.safeParse(value).success) throw new UsageError(`--${name}: "${value}" is not an e-mail address`);
+  if (!emailSchema.safeParse(value).success)
+    throw new UsageError(`--${name}: "${value}" is not an e-mail address`);
   return value.toLowerCase();
 }
 
@@ -85,7 +93,8 @@ function oneOf<T extends string>(options: Options, name: string, allowed: readon
 function positiveInt(options: Options, name: string, isRequired: boolean): number | undefined {
   const value = isRequired ? required(options, name) : optional(options, name);
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${name} must be a positive whole number`);
   return Number(value);
 }
 
@@ -99,7 +108,13 @@ function password(options: Options): { value: string; generated: boolean } {
   return { value: given, generated: false };
 }
 
-async function run(command: string, options: Options, database: DatabaseHandle, config: Config, out: (line: string) => void) {
+async function run(
+  command: string,
+  options: Options,
+  database: DatabaseHandle,
+  config: Config,
+  out: (line: string) => void,
+) {
   const db = database.db;
   switch (command) {
     case 'migrate': {
@@ -157,7 +172,12 @@ async function run(command: string, options: Options, database: DatabaseHandle, 
       if (user.disabled_at) throw new UsageError('that user is disabled');
       const silent = pino({ level: 'silent' });
       const link = await createLoginLink(
-        { db, mail: new MailService(db, silent, { smtpUrl: undefined, from: config.mailFrom }), rateLimiter: new RateLimiter(db), appUrl: config.appUrl },
+        {
+          db,
+          mail: new MailService(db, silent, { smtpUrl: undefined, from: config.mailFrom }),
+          rateLimiter: new RateLimiter(db),
+          appUrl: config.appUrl,
+        },
         user.id,
       );
       out(`One-time login link for <${user.email}> (valid 15 minutes, works once):`);
@@ -167,7 +187,11 @@ async function run(command: string, options: Options, database: DatabaseHandle, 
     case 'seed:demo': {
       await migrateToLatest(db);
       const created = await seedDemo(db);
-      out(created ? `Demo organisation created: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}` : 'The demo organisation already exists.');
+      out(
+        created
+          ? `Demo organisation created: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`
+          : 'The demo organisation already exists.',
+      );
       return;
     }
     default:
@@ -218,7 +242,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     return command || parsed.values.help ? 0 : 2;
   }
   if (!COMMANDS.includes(command)) {
-    io.err(`Error: unknown command "${command}"\nRun "npm run kontrol -- help" for the commands and their options.`);
+    io.err(
+      `Error: unknown command "${command}"\nRun "npm run kontrol -- help" for the commands and their options.`,
+    );
     return 2;
   }
   let database: DatabaseHandle | undefined;
@@ -233,7 +259,9 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       return 2;
     }
     if (error instanceof FieldValidationError) {
-      const problems = Object.entries(error.fields).map(([field, keys]) => `${field}: ${keys.map((k) => translate('en', k)).join(' ')}`);
+      const problems = Object.entries(error.fields).map(
+        ([field, keys]) => `${field}: ${keys.map((k) => translate('en', k)).join(' ')}`,
+      );
       io.err(`Error: ${problems.join('; ')}`);
       return 1;
     }

@@ -21,7 +21,9 @@ describe('pickLocale', () => {
 
 describe('translate', () => {
   it('fills placeholders and leaves unknown ones visible', () => {
-    expect(translate('en', 'auth.throttle', { seconds: 42 })).toBe('Too many login attempts. Please try again in 42 seconds.');
+    expect(translate('en', 'auth.throttle', { seconds: 42 })).toBe(
+      'Too many login attempts. Please try again in 42 seconds.',
+    );
     expect(translate('ru', 'auth.throttle', {})).toContain('{seconds}');
   });
 });
@@ -34,7 +36,13 @@ describe('field errors from zod issues', () => {
   };
 
   it('words each failure so a person understands it, in both languages', () => {
-    const input = { name: '', email: 'nope', password: 'short', password_confirmation: 'short', locale: 'de' };
+    const input = {
+      name: '',
+      email: 'nope',
+      password: 'short',
+      password_confirmation: 'short',
+      locale: 'de',
+    };
     expect(errorsOf(registerBodySchema, input, 'en')).toEqual({
       name: ['This field is required.'],
       email: ['Enter a valid e-mail address.'],
@@ -56,12 +64,21 @@ describe('field errors from zod issues', () => {
       'steps.1.minutes': ['Must not be greater than 600.'],
       'steps.2.minutes': ['This field is required.'],
     });
-    expect(errorsOf(z.object({ n: z.number() }), { n: 'x' }, 'en')).toEqual({ n: ['The value has the wrong type.'] });
+    expect(errorsOf(z.object({ n: z.number() }), { n: 'x' }, 'en')).toEqual({
+      n: ['The value has the wrong type.'],
+    });
   });
 
   it('uses the catalog message a schema names for a custom rule', () => {
-    const input = { name: 'A', email: 'a@b.test', password: 'long-enough', password_confirmation: 'different' };
-    expect(errorsOf(registerBodySchema, input, 'en')).toEqual({ password: ['The password confirmation does not match.'] });
+    const input = {
+      name: 'A',
+      email: 'a@b.test',
+      password: 'long-enough',
+      password_confirmation: 'different',
+    };
+    expect(errorsOf(registerBodySchema, input, 'en')).toEqual({
+      password: ['The password confirmation does not match.'],
+    });
   });
 
   it('reports each unknown key of a strict object on its own path', () => {

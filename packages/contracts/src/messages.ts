@@ -153,7 +153,7 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
     })
     .filter((entry) => Number.isFinite(entry.q) && entry.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranked.find((entry) => isLocale(entry.lang))?.lang as Locale | undefined ?? DEFAULT_LOCALE;
+  return (ranked.find((entry) => isLocale(entry.lang))?.lang as Locale | undefined) ?? DEFAULT_LOCALE;
 }
 
 /**
@@ -169,8 +169,7 @@ export function formatIssue(issue: z.core.$ZodIssue, locale: Locale): string {
       return t('field.type');
     case 'too_small': {
       const min = Number(issue.minimum);
-      if (issue.origin === 'string')
-        return min <= 1 ? t('field.required') : t('field.string_min', { min });
+      if (issue.origin === 'string') return min <= 1 ? t('field.required') : t('field.string_min', { min });
       if (issue.origin === 'array' || issue.origin === 'set') return t('field.array_min', { min });
       return t('field.number_min', { min });
     }
@@ -203,9 +202,7 @@ export function issuesToFieldErrors(
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const paths =
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((key) => [...issue.path, key])
-        : [issue.path];
+      issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const field = path.map(String).join('.') || '_';
       (errors[field] ??= []).push(formatIssue(issue, locale));

@@ -28,11 +28,8 @@ export interface CreateDbOptions {
  */
 export function createDb(url: string, options: CreateDbOptions = {}): DatabaseHandle {
   if (url.startsWith('sqlite:')) return openSqlite(url, options);
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://'))
-    return openPostgres(url, options);
-  throw new Error(
-    `DATABASE_URL must start with "sqlite:" or "postgres://", got "${url.split(':')[0]}:…"`,
-  );
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options);
+  throw new Error(`DATABASE_URL must start with "sqlite:" or "postgres://", got "${url.split(':')[0]}:…"`);
 }
 
 function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {

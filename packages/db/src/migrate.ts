@@ -18,9 +18,12 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutc
     .map((r) => r.migrationName);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Migration ${failed ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   return { applied };
 }

@@ -19,7 +19,12 @@ const envSchema = z.object({
   DEMO: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
-  SESSION_LIFETIME_MINUTES: z.coerce.number().int().min(5).max(60 * 24 * 30).default(120),
+  SESSION_LIFETIME_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(60 * 24 * 30)
+    .default(120),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().min(3).default('Kontrol <no-reply@kontrol.local>'),
   CONSOLE_DIST: z.string().optional(),
@@ -70,14 +75,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionLifetimeMinutes: e.SESSION_LIFETIME_MINUTES,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    consoleDist:
-      e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../console/dist', import.meta.url)),
+    consoleDist: e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../console/dist', import.meta.url)),
   };
 }
 
 function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+    Object.entries(env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
   );
 }
 

@@ -45,7 +45,12 @@ function send(reply: FastifyReply, status: number, body: object) {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-function handleError(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+function handleError(
+  this: FastifyInstance,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const locale: Locale = request.locale;
   const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) =>
     translate(locale, key, params);

@@ -71,7 +71,12 @@ type Scalar = string | number;
 function coerce(field: FilterField, value: unknown): Scalar | undefined {
   switch (field.type) {
     case 'number': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && value.trim() !== ''
+            ? Number(value)
+            : NaN;
       return Number.isFinite(n) ? n : undefined;
     }
     case 'boolean':

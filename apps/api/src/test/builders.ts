@@ -16,7 +16,10 @@ export interface BuiltUser {
 const unique = () => randomBytes(4).toString('hex');
 
 /** A new organisation whose admin holds every module (as registration makes it). */
-export async function buildOrganisation(db: Kysely<Database>, options: { name?: string; locale?: 'ru' | 'en' } = {}) {
+export async function buildOrganisation(
+  db: Kysely<Database>,
+  options: { name?: string; locale?: 'ru' | 'en' } = {},
+) {
   const email = `admin-${unique()}@example.test`;
   const password = `pass-${unique()}`;
   const created = await createOrganisationWithAdmin(db, {
@@ -31,7 +34,12 @@ export async function buildOrganisation(db: Kysely<Database>, options: { name?: 
 export async function buildUser(
   db: Kysely<Database>,
   organisationId: number,
-  options: { modules?: ModuleSlug[]; role?: 'regular' | 'admin'; verified?: boolean; locale?: 'ru' | 'en' } = {},
+  options: {
+    modules?: ModuleSlug[];
+    role?: 'regular' | 'admin';
+    verified?: boolean;
+    locale?: 'ru' | 'en';
+  } = {},
 ): Promise<BuiltUser & { roleId: number | null }> {
   let roleId: number | null = null;
   if (options.modules) {

@@ -11,15 +11,27 @@ export class TestClient {
   constructor(private readonly app: FastifyInstance) {}
 
   async request(options: InjectOptions): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { 'accept-language': 'en', ...(options.headers as Record<string, string>) };
+    const headers: Record<string, string> = {
+      'accept-language': 'en',
+      ...(options.headers as Record<string, string>),
+    };
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
     const xsrf = this.cookies.get('XSRF-TOKEN');
-    if (this.sendXsrf && xsrf && !('x-xsrf-token' in headers)) headers['x-xsrf-token'] = decodeURIComponent(xsrf);
+    if (this.sendXsrf && xsrf && !('x-xsrf-token' in headers))
+      headers['x-xsrf-token'] = decodeURIComponent(xsrf);
     const response = await this.app.inject({ ...options, headers });
-    for (const cookie of response.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
-      const expired = cookie.value === '' || (cookie.expires && cookie.expires.getTime() <= Date.now()) || cookie.maxAge === 0;
+    for (const cookie of response.cookies as {
+      name: string;
+      value: string;
+      expires?: Date;
+      maxAge?: number;
+    }[]) {
+      const expired =
+        cookie.value === '' ||
+        (cookie.expires && cookie.expires.getTime() <= Date.now()) ||
+        cookie.maxAge === 0;
       if (expired) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
     }

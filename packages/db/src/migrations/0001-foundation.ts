@@ -41,9 +41,7 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema
     .createTable('acl_role_modules')
-    .addColumn('acl_role_id', 'integer', (c) =>
-      c.notNull().references('acl_roles.id').onDelete('cascade'),
-    )
+    .addColumn('acl_role_id', 'integer', (c) => c.notNull().references('acl_roles.id').onDelete('cascade'))
     .addColumn('acl_module_id', 'integer', (c) =>
       c.notNull().references('acl_modules.id').onDelete('cascade'),
     )
@@ -67,11 +65,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', time, (c) => c.notNull())
     .addColumn('updated_at', time, (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('users_organisation_idx')
-    .on('users')
-    .column('organisation_id')
-    .execute();
+  await db.schema.createIndex('users_organisation_idx').on('users').column('organisation_id').execute();
   await db.schema.createIndex('users_acl_role_idx').on('users').column('acl_role_id').execute();
 
   await db.schema
@@ -125,9 +119,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createTable('mail_outbox')
     .addColumn('id', 'integer', id)
-    .addColumn('organisation_id', 'integer', (c) =>
-      c.references('organisations.id').onDelete('cascade'),
-    )
+    .addColumn('organisation_id', 'integer', (c) => c.references('organisations.id').onDelete('cascade'))
     .addColumn('to_address', 'varchar(255)', (c) => c.notNull())
     .addColumn('subject', 'varchar(255)', (c) => c.notNull())
     .addColumn('text_body', 'text', (c) => c.notNull())

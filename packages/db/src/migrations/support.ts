@@ -14,9 +14,7 @@ export function isPostgres(db: AnyDb): boolean {
 /** Auto-increment integer primary key. */
 export function primaryId(db: AnyDb) {
   return (col: ColumnDefinitionBuilder) =>
-    isPostgres(db)
-      ? col.primaryKey().generatedByDefaultAsIdentity()
-      : col.primaryKey().autoIncrement();
+    isPostgres(db) ? col.primaryKey().generatedByDefaultAsIdentity() : col.primaryKey().autoIncrement();
 }
 
 /** A moment in time: `timestamptz` in PostgreSQL, ISO 8601 text in SQLite. */

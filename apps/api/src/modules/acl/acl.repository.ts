@@ -56,7 +56,13 @@ export async function modulesOfRoles(db: Kysely<Database>, roleIds: number[]) {
   return db
     .selectFrom('acl_role_modules')
     .innerJoin('acl_modules', 'acl_modules.id', 'acl_role_modules.acl_module_id')
-    .select(['acl_role_modules.acl_role_id', 'acl_modules.id', 'acl_modules.slug', 'acl_modules.name', 'acl_modules.is_client_system'])
+    .select([
+      'acl_role_modules.acl_role_id',
+      'acl_modules.id',
+      'acl_modules.slug',
+      'acl_modules.name',
+      'acl_modules.is_client_system',
+    ])
     .where('acl_role_modules.acl_role_id', 'in', roleIds)
     .where('acl_modules.is_client_system', '=', 1)
     .orderBy('acl_modules.id')

@@ -15,7 +15,13 @@ import { z } from 'zod';
 import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
 import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
-import { clientModulesQuery, countRoleUsers, findRole, modulesOfRoles, rolesQuery } from './acl.repository.js';
+import {
+  clientModulesQuery,
+  countRoleUsers,
+  findRole,
+  modulesOfRoles,
+  rolesQuery,
+} from './acl.repository.js';
 
 const tags = ['access control'];
 const roleFilters: FilterWhitelist = {
@@ -50,11 +56,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
       response: { 200: z.object({ data: z.array(aclModuleSchema) }) },
     },
     handler: async (request) => {
-      const query = applyFilters(
-        clientModulesQuery(app.db),
-        request.query.filters,
-        moduleFilters,
-      );
+      const query = applyFilters(clientModulesQuery(app.db), request.query.filters, moduleFilters);
       return { data: (await query.execute()).map(toModule) };
     },
   });
@@ -70,9 +72,16 @@ export async function aclRoutes(fastify: FastifyInstance) {
     handler: async (request) => {
       const user = currentUser(request);
       const body = request.body;
-      const query = applyFilters(rolesQuery(app.db, user.organisationId, body.withAdminRole), body.filters, roleFilters).orderBy('id');
+      const query = applyFilters(
+        rolesQuery(app.db, user.organisationId, body.withAdminRole),
+        body.filters,
+        roleFilters,
+      ).orderBy('id');
       const withModules = async (rows: Awaited<ReturnType<typeof query.execute>>): Promise<AclRole[]> => {
-        const modules = await modulesOfRoles(app.db, rows.map((r) => r.id));
+        const modules = await modulesOfRoles(
+          app.db,
+          rows.map((r) => r.id),
+        );
         return rows.map((r) => ({
           id: r.id,
           name: r.name,
@@ -84,7 +93,10 @@ export async function aclRoutes(fastify: FastifyInstance) {
         }));
       };
       if (body.withoutPagination) return { data: await withModules(await query.execute()) };
-      const page = await paginate(request, query, { page: body.page, per_page: body.per_page ?? DEFAULT_PER_PAGE });
+      const page = await paginate(request, query, {
+        page: body.page,
+        per_page: body.per_page ?? DEFAULT_PER_PAGE,
+      });
       return { ...page, data: await withModules(page.data) };
     },
   });
@@ -95,7 +107,9 @@ export async function aclRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'Whether any user holds the role (a role in use cannot be deleted)',
       params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
-      response: { 200: z.object({ data: z.object({ is_used: z.boolean(), users_count: z.number().int() }) }) },
+      response: {
+        200: z.object({ data: z.object({ is_used: z.boolean(), users_count: z.number().int() }) }),
+      },
     },
     handler: async (request) => {
       const { organisationId } = currentUser(request);
@@ -106,4 +120,3 @@ export async function aclRoutes(fastify: FastifyInstance) {
     },
   });
 }
-

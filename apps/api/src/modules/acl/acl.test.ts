@@ -20,9 +20,23 @@ async function signedIn(email: string, password: string) {
 }
 
 type Paged = {
-  data: { id: number; name: string; account_id: number; is_admin_role: boolean; modules: { slug: string }[] }[];
+  data: {
+    id: number;
+    name: string;
+    account_id: number;
+    is_admin_role: boolean;
+    modules: { slug: string }[];
+  }[];
   links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { current_page: number; from: number | null; last_page: number; path: string; per_page: number; to: number | null; total: number };
+  meta: {
+    current_page: number;
+    from: number | null;
+    last_page: number;
+    path: string;
+    per_page: number;
+    to: number | null;
+    total: number;
+  };
 };
 
 describe('module access (403)', () => {
@@ -47,16 +61,28 @@ describe('module access (403)', () => {
     const user = await buildUser(db(), org.organisationId, { modules: ['dashboard'] });
     const client = await signedIn(user.email, user.password);
     expect((await client.get('/api/acl/modules')).statusCode).toBe(403);
-    const usersModule = await db().selectFrom('acl_modules').select('id').where('slug', '=', 'users').executeTakeFirstOrThrow();
-    await db().insertInto('acl_role_modules').values({ acl_role_id: user.roleId ?? 0, acl_module_id: usersModule.id }).execute();
+    const usersModule = await db()
+      .selectFrom('acl_modules')
+      .select('id')
+      .where('slug', '=', 'users')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('acl_role_modules')
+      .values({ acl_role_id: user.roleId ?? 0, acl_module_id: usersModule.id })
+      .execute();
     expect((await client.get('/api/acl/modules')).statusCode).toBe(200);
   });
 
   it('GET /api/acl/modules lists the client-system modules only', async () => {
     const org = await buildOrganisation(db());
-    await db().insertInto('acl_modules').values({ slug: 'operator_only', name: 'Operator', is_client_system: 0 }).execute();
+    await db()
+      .insertInto('acl_modules')
+      .values({ slug: 'operator_only', name: 'Operator', is_client_system: 0 })
+      .execute();
     const client = await signedIn(org.admin.email, org.admin.password);
-    const body = (await client.get('/api/acl/modules')).json<{ data: { slug: string; is_client_system: boolean }[] }>();
+    const body = (await client.get('/api/acl/modules')).json<{
+      data: { slug: string; is_client_system: boolean }[];
+    }>();
     expect(body.data).toHaveLength(10);
     expect(body.data.every((m) => m.is_client_system)).toBe(true);
     expect(body.data.map((m) => m.slug)).not.toContain('operator_only');
@@ -67,10 +93,17 @@ describe('organisation scoping', () => {
   it("never lists another organisation's roles and answers 404 for their ids", async () => {
     const mine = await buildOrganisation(db());
     const theirs = await buildOrganisation(db());
-    const theirRole = await insertRole(db(), { organisationId: theirs.organisationId, name: 'Their role', isAdminRole: false, moduleIds: [] });
+    const theirRole = await insertRole(db(), {
+      organisationId: theirs.organisationId,
+      name: 'Their role',
+      isAdminRole: false,
+      moduleIds: [],
+    });
     const client = await signedIn(mine.admin.email, mine.admin.password);
 
-    const list = (await client.post('/api/acl/roles', { withAdminRole: true, withoutPagination: true })).json<{ data: Paged['data'] }>();
+    const list = (
+      await client.post('/api/acl/roles', { withAdminRole: true, withoutPagination: true })
+    ).json<{ data: Paged['data'] }>();
     expect(list.data.map((r) => r.account_id)).toEqual([mine.organisationId]);
 
     const foreign = await client.get(`/api/acl/role/${theirRole}/is_used`);
@@ -93,7 +126,12 @@ describe('paged lists and filters (POST /api/acl/roles)', () => {
   async function orgWithRoles(count: number) {
     const org = await buildOrganisation(db());
     for (let i = 1; i <= count; i += 1) {
-      await insertRole(db(), { organisationId: org.organisationId, name: `Role ${String(i).padStart(2, '0')}`, isAdminRole: false, moduleIds: [] });
+      await insertRole(db(), {
+        organisationId: org.organisationId,
+        name: `Role ${String(i).padStart(2, '0')}`,
+        isAdminRole: false,
+        moduleIds: [],
+      });
     }
     return { org, client: await signedIn(org.admin.email, org.admin.password) };
   }
@@ -127,26 +165,39 @@ describe('paged lists and filters (POST /api/acl/roles)', () => {
 
   it('leaves the admin role out unless withAdminRole, and returns everything with withoutPagination', async () => {
     const { client } = await orgWithRoles(3);
-    const without = (await client.post('/api/acl/roles', { withoutPagination: true })).json<{ data: Paged['data']; meta?: unknown }>();
+    const without = (await client.post('/api/acl/roles', { withoutPagination: true })).json<{
+      data: Paged['data'];
+      meta?: unknown;
+    }>();
     expect(without.data.map((r) => r.name)).toEqual(['Role 01', 'Role 02', 'Role 03']);
     expect(without.meta).toBeUndefined();
-    const withAdmin = (await client.post('/api/acl/roles', { withoutPagination: true, withAdminRole: true })).json<{ data: Paged['data'] }>();
+    const withAdmin = (
+      await client.post('/api/acl/roles', { withoutPagination: true, withAdminRole: true })
+    ).json<{ data: Paged['data'] }>();
     expect(withAdmin.data[0]).toMatchObject({ is_admin_role: true });
     expect(withAdmin.data[0]?.modules).toHaveLength(10);
   });
 
   it('filters by whitelisted fields, with values bound as parameters', async () => {
     const { client } = await orgWithRoles(12);
-    const like = (await client.post('/api/acl/roles', { filters: { name: { operator: 'like', value: 'role 1' } } })).json<Paged>();
+    const like = (
+      await client.post('/api/acl/roles', { filters: { name: { operator: 'like', value: 'role 1' } } })
+    ).json<Paged>();
     expect(like.data.map((r) => r.name)).toEqual(['Role 10', 'Role 11', 'Role 12']);
     const ids = like.data.map((r) => r.id);
-    const byIds = (await client.post('/api/acl/roles', { filters: { id: { operator: 'in', value: ids.slice(0, 2) } } })).json<Paged>();
+    const byIds = (
+      await client.post('/api/acl/roles', { filters: { id: { operator: 'in', value: ids.slice(0, 2) } } })
+    ).json<Paged>();
     expect(byIds.data.map((r) => r.id)).toEqual(ids.slice(0, 2));
     // SQL in a value is just text that matches nothing.
-    const injection = await client.post('/api/acl/roles', { filters: { name: { operator: '=', value: "x' OR '1'='1" } } });
+    const injection = await client.post('/api/acl/roles', {
+      filters: { name: { operator: '=', value: "x' OR '1'='1" } },
+    });
     expect(injection.json<Paged>().meta.total).toBe(0);
     // LIKE wildcards in a value are literal.
-    const wildcard = await client.post('/api/acl/roles', { filters: { name: { operator: 'like', value: '%' } } });
+    const wildcard = await client.post('/api/acl/roles', {
+      filters: { name: { operator: 'like', value: '%' } },
+    });
     expect(wildcard.json<Paged>().meta.total).toBe(0);
   });
 
@@ -165,7 +216,9 @@ describe('paged lists and filters (POST /api/acl/roles)', () => {
       'filters.name': ['This operator is not allowed for this field.'],
       'filters.id': ['The filter value is invalid.'],
     });
-    const badOperator = await client.post('/api/acl/roles', { filters: { name: { operator: 'DROP', value: 'a' } } });
+    const badOperator = await client.post('/api/acl/roles', {
+      filters: { name: { operator: 'DROP', value: 'a' } },
+    });
     expect(badOperator.statusCode).toBe(422);
     expect(Object.keys(badOperator.json<{ errors: object }>().errors)).toEqual(['filters.name.operator']);
   });
@@ -173,8 +226,13 @@ describe('paged lists and filters (POST /api/acl/roles)', () => {
   it('accepts filters in a query string in bracket form or as JSON', async () => {
     const org = await buildOrganisation(db());
     const client = await signedIn(org.admin.email, org.admin.password);
-    const bracket = await client.get('/api/acl/modules?filters[slug][operator]=in&filters[slug][value][]=users&filters[slug][value][]=billing');
-    expect(bracket.json<{ data: { slug: string }[] }>().data.map((m) => m.slug)).toEqual(['users', 'billing']);
+    const bracket = await client.get(
+      '/api/acl/modules?filters[slug][operator]=in&filters[slug][value][]=users&filters[slug][value][]=billing',
+    );
+    expect(bracket.json<{ data: { slug: string }[] }>().data.map((m) => m.slug)).toEqual([
+      'users',
+      'billing',
+    ]);
     const json = encodeURIComponent(JSON.stringify({ slug: { operator: '=', value: 'dashboard' } }));
     const asJson = await client.get(`/api/acl/modules?filters=${json}`);
     expect(asJson.json<{ data: { slug: string }[] }>().data.map((m) => m.slug)).toEqual(['dashboard']);

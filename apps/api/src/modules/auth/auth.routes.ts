@@ -61,7 +61,12 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post('/api/login', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Sign in; starts a new session', body: loginBodySchema, response: { 200: userEnvelope } },
+    schema: {
+      tags,
+      summary: 'Sign in; starts a new session',
+      body: loginBodySchema,
+      response: { 200: userEnvelope },
+    },
     handler: async (request, reply) => {
       const { email, password, remember } = request.body;
       const userId = await authenticate(deps(), email, password, request.ip);
@@ -128,7 +133,11 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.get('/api/users/auth', {
     config: { access: 'user' },
-    schema: { tags, summary: 'The signed-in user with their access modules', response: { 200: userEnvelope } },
+    schema: {
+      tags,
+      summary: 'The signed-in user with their access modules',
+      response: { 200: userEnvelope },
+    },
     handler: async (request) => ({ data: toAuthUser(currentUser(request)) }),
   });
 
@@ -163,7 +172,11 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post('/api/email/verification-notification', {
     config: { access: 'user', rateLimit: { max: 6, timeWindow: 60_000 } },
-    schema: { tags, summary: 'Send the verification e-mail again', response: { 200: messageBodySchema, 202: messageBodySchema } },
+    schema: {
+      tags,
+      summary: 'Send the verification e-mail again',
+      response: { 200: messageBodySchema, 202: messageBodySchema },
+    },
     handler: async (request, reply) => {
       const user = currentUser(request);
       if (user.emailVerifiedAt) return { message: translate(request.locale, 'verification.already') };

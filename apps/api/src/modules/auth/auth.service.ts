@@ -1,4 +1,10 @@
-import type { Locale, RegisterBody, ResetPasswordBody, UpdatePasswordBody, UpdateProfileBody } from '@kontrol/contracts';
+import type {
+  Locale,
+  RegisterBody,
+  ResetPasswordBody,
+  UpdatePasswordBody,
+  UpdateProfileBody,
+} from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { randomSecret, sha256 } from '../../lib/crypto.js';
@@ -18,7 +24,12 @@ import {
   type CurrentUser,
 } from '../users/users.repository.js';
 import { deleteUserSessions } from './sessions.repository.js';
-import { deleteUserAccessTokens, insertAccessToken, replaceUserToken, useUserToken } from './tokens.repository.js';
+import {
+  deleteUserAccessTokens,
+  insertAccessToken,
+  replaceUserToken,
+  useUserToken,
+} from './tokens.repository.js';
 
 export interface AuthDeps {
   db: Kysely<Database>;
@@ -34,6 +45,8 @@ export const LOGIN_THROTTLE = {
   maxAttemptsPerIp: 100,
 };
 export const PASSWORD_RESET_MINUTES = 60;
+/** Reset e-mails one address may receive per window; further requests are silently dropped. */
+export const RESET_LINKS_PER_ADDRESS = { max: 3, windowMs: 15 * 60_000 };
 export const EMAIL_VERIFICATION_HOURS = 48;
 export const LOGIN_LINK_MINUTES = 15;
 
@@ -41,7 +54,12 @@ export const LOGIN_LINK_MINUTES = 15;
  * Checks e-mail and password and returns the user id. Throttled per account (failures only; a
  * success clears them) and per IP (every attempt), across all API instances.
  */
-export async function authenticate(deps: AuthDeps, email: string, password: string, ip: string): Promise<number> {
+export async function authenticate(
+  deps: AuthDeps,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<number> {
   const accountKey = `login:account:${email.toLowerCase()}`;
   const [account, byIp] = await Promise.all([
     deps.rateLimiter.peek(accountKey),
@@ -112,6 +130,13 @@ export async function verifyEmail(deps: AuthDeps, token: string): Promise<boolea
  * answers the same either way, so the endpoint does not reveal who has an account.
  */
 export async function sendResetLink(deps: AuthDeps, email: string) {
+  // At most a few links per address per window, whoever asks from wherever: nobody can flood an
+  // inbox by rotating IPs. Counted for unknown addresses too, and the answer stays the same.
+  const perAddress = await deps.rateLimiter.hit(
+    `reset:email:${email.toLowerCase()}`,
+    RESET_LINKS_PER_ADDRESS.windowMs,
+  );
+  if (perAddress.hits > RESET_LINKS_PER_ADDRESS.max) return;
   const user = await findUserByEmail(deps.db, email);
   if (!user || user.disabled_at) return;
   const token = randomSecret();
@@ -133,11 +158,17 @@ export async function sendResetLink(deps: AuthDeps, email: string) {
   );
 }
 
-/** `POST /api/reset-password`: a new password; every session and token of the user ends. */
+/**
+ * `POST /api/reset-password`: a new password; every session and token of the user ends. A link
+ * of a user disabled since it was sent no longer works, as no new one would be sent.
+ */
 export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
-  const user = await findUserByEmail(deps.db, body.email);
+  const found = await findUserByEmail(deps.db, body.email);
+  const user = found && !found.disabled_at ? found : undefined;
   const now = nowIso();
-  const tokenUserId = user ? await useUserToken(deps.db, 'password_reset', sha256(body.token), now) : undefined;
+  const tokenUserId = user
+    ? await useUserToken(deps.db, 'password_reset', sha256(body.token), now)
+    : undefined;
   if (!user || tokenUserId !== user.id) throw new FieldValidationError({ email: ['passwords.token'] });
   await updateUser(deps.db, user.id, {
     password_hash: await hashPassword(body.password),
@@ -161,7 +192,10 @@ export async function updatePassword(
   if (!row || !(await verifyPassword(row.password_hash, body.current_password))) {
     throw new FieldValidationError({ current_password: ['passwords.current'] });
   }
-  await updateUser(deps.db, user.id, { password_hash: await hashPassword(body.password), updated_at: nowIso() });
+  await updateUser(deps.db, user.id, {
+    password_hash: await hashPassword(body.password),
+    updated_at: nowIso(),
+  });
   await deleteUserSessions(deps.db, user.id, keepSessionId);
 }
 
@@ -221,4 +255,3 @@ export async function createPersonalAccessToken(deps: AuthDeps, userId: number, 
   });
   return `${id}|${secret}`;
 }
-

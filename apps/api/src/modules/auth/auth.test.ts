@@ -19,7 +19,12 @@ describe('Sanctum SPA session flow', () => {
     const client = new TestClient(t.app);
     const res = await client.get('/sanctum/csrf-cookie');
     expect(res.statusCode).toBe(204);
-    const cookies = res.cookies as { name: string; httpOnly?: boolean; sameSite?: string; secure?: boolean }[];
+    const cookies = res.cookies as {
+      name: string;
+      httpOnly?: boolean;
+      sameSite?: string;
+      secure?: boolean;
+    }[];
     const session = cookies.find((c) => c.name === 'kontrol_session');
     const xsrf = cookies.find((c) => c.name === 'XSRF-TOKEN');
     expect(session?.httpOnly).toBe(true);
@@ -41,25 +46,54 @@ describe('Sanctum SPA session flow', () => {
 
     const me = await client.get('/api/users/auth');
     expect(me.statusCode).toBe(200);
-    const user = me.json<{ data: { email: string; isAdmin: boolean; role: string; status: string; acl_modules: { slug: string }[] } }>().data;
+    const user = me.json<{
+      data: {
+        email: string;
+        isAdmin: boolean;
+        role: string;
+        status: string;
+        acl_modules: { slug: string }[];
+      };
+    }>().data;
     expect(user).toMatchObject({ email: org.admin.email, isAdmin: true, role: 'admin', status: 'verified' });
     expect(user.acl_modules.map((m) => m.slug)).toEqual([
-      'dashboard', 'telemetry', 'requests', 'device_event_template', 'recipes', 'addresses', 'devices', 'users', 'settings', 'billing',
+      'dashboard',
+      'telemetry',
+      'requests',
+      'device_event_template',
+      'recipes',
+      'addresses',
+      'devices',
+      'users',
+      'settings',
+      'billing',
     ]);
 
     const sessionCookie = client.cookies.get('kontrol_session') ?? '';
     const logout = await client.post('/api/logout');
     expect(logout.statusCode).toBe(204);
-    const row = await db().selectFrom('sessions').select('id').where('id', '=', sha256(sessionCookie)).executeTakeFirst();
+    const row = await db()
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sha256(sessionCookie))
+      .executeTakeFirst();
     expect(row).toBeUndefined();
 
     // Replaying the old cookie after logout does not work: the session is gone on the server.
-    const replay = await t.app.inject({ method: 'GET', url: '/api/users/auth', headers: { cookie: `kontrol_session=${sessionCookie}` } });
+    const replay = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/auth',
+      headers: { cookie: `kontrol_session=${sessionCookie}` },
+    });
     expect(replay.statusCode).toBe(401);
   });
 
   it('answers 401 {message} without a session', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/users/auth', headers: { 'accept-language': 'en' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/auth',
+      headers: { 'accept-language': 'en' },
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ message: 'Unauthenticated.' });
   });
@@ -99,7 +133,11 @@ describe('Sanctum SPA session flow', () => {
       message: 'The given data was invalid.',
       errors: { email: ['These credentials do not match our records.'] },
     });
-    const ru = await client.post('/api/login', { email: 'nobody@example.test', password: 'x' }, { 'accept-language': 'ru-RU,ru;q=0.9' });
+    const ru = await client.post(
+      '/api/login',
+      { email: 'nobody@example.test', password: 'x' },
+      { 'accept-language': 'ru-RU,ru;q=0.9' },
+    );
     expect(ru.json<{ errors: { email: string[] } }>().errors.email).toEqual(['Неверный e-mail или пароль.']);
   });
 
@@ -117,7 +155,12 @@ describe('Sanctum SPA session flow', () => {
   it('answers 422 for a body that is not JSON, and never a stack trace', async () => {
     const client = new TestClient(t.app);
     await client.get('/sanctum/csrf-cookie');
-    const res = await client.request({ method: 'POST', url: '/api/login', payload: '{"email":', headers: { 'content-type': 'application/json' } });
+    const res = await client.request({
+      method: 'POST',
+      url: '/api/login',
+      payload: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'The request body is not valid JSON.' });
   });
@@ -127,11 +170,17 @@ describe('Sanctum SPA session flow', () => {
     const user = await buildUser(db(), org.organisationId, { modules: ['dashboard'] });
     const client = new TestClient(t.app);
     await client.login(user.email, user.password);
-    await db().updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', user.id).execute();
+    await db()
+      .updateTable('users')
+      .set({ disabled_at: new Date().toISOString() })
+      .where('id', '=', user.id)
+      .execute();
     expect((await client.get('/api/users/auth')).statusCode).toBe(401);
     const again = new TestClient(t.app);
     await again.get('/sanctum/csrf-cookie');
-    expect((await again.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(422);
+    expect((await again.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(
+      422,
+    );
   });
 });
 
@@ -141,20 +190,28 @@ describe('login throttling', () => {
     const client = new TestClient(t.app);
     await client.get('/sanctum/csrf-cookie');
     for (let i = 0; i < 4; i += 1) {
-      expect((await client.post('/api/login', { email: org.admin.email, password: 'wrong' })).statusCode).toBe(422);
+      expect(
+        (await client.post('/api/login', { email: org.admin.email, password: 'wrong' })).statusCode,
+      ).toBe(422);
     }
     // A success clears the failures...
-    expect((await client.post('/api/login', { email: org.admin.email, password: org.admin.password })).statusCode).toBe(200);
+    expect(
+      (await client.post('/api/login', { email: org.admin.email, password: org.admin.password })).statusCode,
+    ).toBe(200);
     await client.post('/api/logout');
     await client.get('/sanctum/csrf-cookie');
     for (let i = 0; i < 5; i += 1) {
-      expect((await client.post('/api/login', { email: org.admin.email, password: 'wrong' })).statusCode).toBe(422);
+      expect(
+        (await client.post('/api/login', { email: org.admin.email, password: 'wrong' })).statusCode,
+      ).toBe(422);
     }
     // ...and five new ones lock the account, even with the right password.
     const locked = await client.post('/api/login', { email: org.admin.email, password: org.admin.password });
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
-    expect(locked.json<{ message: string }>().message).toMatch(/^Too many login attempts\. Please try again in \d+ seconds\.$/);
+    expect(locked.json<{ message: string }>().message).toMatch(
+      /^Too many login attempts\. Please try again in \d+ seconds\.$/,
+    );
   });
 
   it('limits attempts per IP across accounts', async () => {
@@ -184,14 +241,30 @@ describe('bearer tokens', () => {
       org.admin.id,
       'api client',
     );
-    const ok = await t.app.inject({ method: 'GET', url: '/api/users/auth', headers: { authorization: `Bearer ${token}` } });
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/auth',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(ok.statusCode).toBe(200);
-    const bad = await t.app.inject({ method: 'GET', url: '/api/users/auth', headers: { authorization: 'Bearer 1|nope' } });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/auth',
+      headers: { authorization: 'Bearer 1|nope' },
+    });
     expect(bad.statusCode).toBe(401);
     // Logging out with a token revokes that token.
-    const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { authorization: `Bearer ${token}` } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(out.statusCode).toBe(204);
-    const after = await t.app.inject({ method: 'GET', url: '/api/users/auth', headers: { authorization: `Bearer ${token}` } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/auth',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(after.statusCode).toBe(401);
   });
 
@@ -209,7 +282,11 @@ describe('bearer tokens', () => {
     expect(client.cookies.has('kontrol_session')).toBe(true);
     // The console goes on with the session cookie alone.
     expect((await client.get('/api/users/auth')).statusCode).toBe(200);
-    const second = await t.app.inject({ method: 'GET', url: '/api/users/auth', headers: { authorization: `Bearer ${link.token}` } });
+    const second = await t.app.inject({
+      method: 'GET',
+      url: '/api/users/auth',
+      headers: { authorization: `Bearer ${link.token}` },
+    });
     expect(second.statusCode).toBe(401);
   });
 });
@@ -219,13 +296,57 @@ describe('anonymous endpoints that send e-mail', () => {
     const client = new TestClient(t.app);
     await client.get('/sanctum/csrf-cookie');
     const send = (i: number) =>
-      client.request({ method: 'POST', url: '/api/send-reset-link', payload: { email: `x${i}@example.test` }, remoteAddress: '10.1.2.3' });
+      client.request({
+        method: 'POST',
+        url: '/api/send-reset-link',
+        payload: { email: `x${i}@example.test` },
+        remoteAddress: '10.1.2.3',
+      });
     for (let i = 0; i < 10; i += 1) expect((await send(i)).statusCode).toBe(200);
     const limited = await send(10);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json<{ message: string }>().message).toMatch(/^Too many requests\. Please try again in \d+ seconds\.$/);
+    expect(limited.json<{ message: string }>().message).toMatch(
+      /^Too many requests\. Please try again in \d+ seconds\.$/,
+    );
     // Another address is not affected.
-    const other = await client.request({ method: 'POST', url: '/api/send-reset-link', payload: { email: 'y@example.test' }, remoteAddress: '10.1.2.4' });
+    const other = await client.request({
+      method: 'POST',
+      url: '/api/send-reset-link',
+      payload: { email: 'y@example.test' },
+      remoteAddress: '10.1.2.4',
+    });
     expect(other.statusCode).toBe(200);
+  });
+});
+
+describe('password reset e-mails per address', () => {
+  it('sends at most 3 per 15 minutes to one address, with the same answer every time', async () => {
+    const org = await buildOrganisation(db());
+    const before = await db()
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('to_address', '=', org.admin.email)
+      .execute();
+    expect(before).toHaveLength(0);
+    const answers = new Set<string>();
+    for (let i = 0; i < 5; i += 1) {
+      const client = new TestClient(t.app);
+      await client.get('/sanctum/csrf-cookie');
+      // Every request from another address, as someone rotating IPs would.
+      const res = await client.request({
+        method: 'POST',
+        url: '/api/send-reset-link',
+        payload: { email: org.admin.email },
+        remoteAddress: `10.3.0.${i}`,
+      });
+      answers.add(`${res.statusCode} ${res.body}`);
+    }
+    expect(answers.size).toBe(1);
+    const mails = await db()
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('to_address', '=', org.admin.email)
+      .execute();
+    expect(mails).toHaveLength(3);
   });
 });

@@ -16,7 +16,12 @@ export async function insertSession(db: Kysely<Database>, values: Insertable<Ses
   await db.insertInto('sessions').values(values).execute();
 }
 
-export async function touchSession(db: Kysely<Database>, idHash: string, lastActivityAt: string, expiresAt: string) {
+export async function touchSession(
+  db: Kysely<Database>,
+  idHash: string,
+  lastActivityAt: string,
+  expiresAt: string,
+) {
   await db
     .updateTable('sessions')
     .set({ last_activity_at: lastActivityAt, expires_at: expiresAt })

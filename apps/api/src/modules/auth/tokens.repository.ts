@@ -2,7 +2,11 @@ import type { Database, PersonalAccessTokensTable, UserTokenPurpose } from '@kon
 import type { Insertable, Kysely } from 'kysely';
 
 export async function insertAccessToken(db: Kysely<Database>, values: Insertable<PersonalAccessTokensTable>) {
-  const row = await db.insertInto('personal_access_tokens').values(values).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('personal_access_tokens')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -36,7 +40,13 @@ export async function deleteUserAccessTokens(db: Kysely<Database>, userId: numbe
 /** Replaces any unused token of the same purpose: only the newest e-mailed link works. */
 export async function replaceUserToken(
   db: Kysely<Database>,
-  values: { user_id: number; purpose: UserTokenPurpose; token_hash: string; expires_at: string; created_at: string },
+  values: {
+    user_id: number;
+    purpose: UserTokenPurpose;
+    token_hash: string;
+    expires_at: string;
+    created_at: string;
+  },
 ) {
   await db.transaction().execute(async (trx) => {
     await trx
@@ -45,7 +55,10 @@ export async function replaceUserToken(
       .where('purpose', '=', values.purpose)
       .where('used_at', 'is', null)
       .execute();
-    await trx.insertInto('user_tokens').values({ ...values, used_at: null }).execute();
+    await trx
+      .insertInto('user_tokens')
+      .values({ ...values, used_at: null })
+      .execute();
   });
 }
 
@@ -71,7 +84,12 @@ export async function useUserToken(
   return row?.user_id;
 }
 
-export function peekUserToken(db: Kysely<Database>, purpose: UserTokenPurpose, tokenHash: string, now: string) {
+export function peekUserToken(
+  db: Kysely<Database>,
+  purpose: UserTokenPurpose,
+  tokenHash: string,
+  now: string,
+) {
   return db
     .selectFrom('user_tokens')
     .select(['id', 'user_id'])

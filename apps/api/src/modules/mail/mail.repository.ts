@@ -45,14 +45,26 @@ export async function claimMail(db: Kysely<Database>, id: number, now: string, l
 export async function markMailSent(db: Kysely<Database>, id: number, now: string) {
   await db
     .updateTable('mail_outbox')
-    .set((eb) => ({ status: 'sent', sent_at: now, locked_until: null, attempts: eb('attempts', '+', 1), last_error: null }))
+    .set((eb) => ({
+      status: 'sent',
+      sent_at: now,
+      locked_until: null,
+      attempts: eb('attempts', '+', 1),
+      last_error: null,
+    }))
     .where('id', '=', id)
     .execute();
 }
 
+/**
+ * Records a failed attempt, unless the sender's claim (`lockedUntil`) ran out and another sender
+ * has taken the message since: that sender's outcome stands, so a slow failure cannot put a
+ * message that went out back into the queue.
+ */
 export async function markMailFailed(
   db: Kysely<Database>,
   id: number,
+  lockedUntil: string,
   values: { status: 'pending' | 'failed'; attempts: number; error: string; nextAttemptAt: string },
 ) {
   await db
@@ -65,5 +77,7 @@ export async function markMailFailed(
       locked_until: null,
     })
     .where('id', '=', id)
+    .where('status', '=', 'sending')
+    .where('locked_until', '=', lockedUntil)
     .execute();
 }

@@ -17,6 +17,7 @@ export interface OutgoingMail {
 export const MAIL_MAX_ATTEMPTS = 8;
 const BATCH = 20;
 const LOCK_MS = 2 * 60_000;
+const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
 
 function retryDelayMs(attempts: number) {
   return Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);
@@ -31,13 +32,19 @@ export class MailService {
   private readonly transport: Transporter | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private followUp: Promise<void> | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     private readonly options: { smtpUrl: string | undefined; from: string },
   ) {
-    this.transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
+    // nodemailer waits up to 10 minutes on a silent server; a send must end well inside its
+    // claim (LOCK_MS), or another sender takes the message over and it goes out twice. Timeouts
+    // given in the URL's query still win.
+    this.transport = options.smtpUrl
+      ? nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS })
+      : undefined;
   }
 
   async enqueue(mail: OutgoingMail): Promise<number> {
@@ -60,15 +67,29 @@ export class MailService {
       );
     } else if (this.timer) {
       // A sender is running: deliver now rather than at its next tick.
-      setImmediate(() => void this.drain());
+      setImmediate(() => this.drainInBackground());
     }
     return id;
   }
 
-  /** Sends every due message once; resolves when this round is done. */
+  /**
+   * Gives every message that is due when called one attempt; resolves when that is done, and
+   * rejects when the outbox cannot be read or written.
+   */
   drain(): Promise<void> {
     if (!this.transport) return Promise.resolve();
-    this.running ??= this.sendDue().finally(() => {
+    if (this.running) {
+      // The round under way may have listed the due messages before this call's message was
+      // written, so one more round follows it, shared by every caller in the meantime.
+      this.followUp ??= this.running
+        .catch(() => undefined)
+        .then(() => {
+          this.followUp = undefined;
+          return this.drain();
+        });
+      return this.followUp;
+    }
+    this.running = this.sendDue().finally(() => {
       this.running = undefined;
     });
     return this.running;
@@ -76,16 +97,23 @@ export class MailService {
 
   start(intervalMs = 5_000): void {
     if (this.timer || !this.transport) return;
-    this.timer = setInterval(() => void this.drain(), intervalMs);
+    this.timer = setInterval(() => this.drainInBackground(), intervalMs);
     this.timer.unref();
-    void this.drain();
+    this.drainInBackground();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.running;
+    await Promise.allSettled([this.running, this.followUp]);
     this.transport?.close();
+  }
+
+  /** A failed round (database unreachable) is logged and retried at the next tick, never thrown. */
+  private drainInBackground(): void {
+    this.drain().catch((error: unknown) => {
+      this.log.error({ err: error }, 'mail sender could not read the outbox, will try again');
+    });
   }
 
   private async sendDue(): Promise<void> {
@@ -102,7 +130,8 @@ export class MailService {
     const transport = this.transport;
     if (!transport) return;
     const now = nowIso();
-    const mail = await claimMail(this.db, id, now, new Date(Date.now() + LOCK_MS).toISOString());
+    const lockedUntil = new Date(Date.now() + LOCK_MS).toISOString();
+    const mail = await claimMail(this.db, id, now, lockedUntil);
     if (!mail) return;
     try {
       await transport.sendMail({
@@ -116,8 +145,11 @@ export class MailService {
     } catch (error) {
       const attempts = mail.attempts + 1;
       const giveUp = attempts >= MAIL_MAX_ATTEMPTS;
-      this.log.warn({ mailId: id, attempts, err: error }, giveUp ? 'mail failed, giving up' : 'mail failed, will retry');
-      await markMailFailed(this.db, id, {
+      this.log.warn(
+        { mailId: id, attempts, err: error },
+        giveUp ? 'mail failed, giving up' : 'mail failed, will retry',
+      );
+      await markMailFailed(this.db, id, lockedUntil, {
         status: giveUp ? 'failed' : 'pending',
         attempts,
         error: error instanceof Error ? error.message : String(error),

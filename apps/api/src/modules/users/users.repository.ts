@@ -48,7 +48,10 @@ export async function emailTaken(db: Kysely<Database>, email: string, exceptUser
 }
 
 /** The active (not disabled) user with organisation, access role and the role's client modules. */
-export async function loadCurrentUser(db: Kysely<Database>, userId: number): Promise<CurrentUser | undefined> {
+export async function loadCurrentUser(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<CurrentUser | undefined> {
   const row = await db
     .selectFrom('users')
     .innerJoin('organisations', 'organisations.id', 'users.organisation_id')
@@ -74,16 +77,17 @@ export async function loadCurrentUser(db: Kysely<Database>, userId: number): Pro
     .executeTakeFirst();
   if (!row) return undefined;
 
-  const modules = row.acl_role_name === null || row.acl_role_id === null
-    ? []
-    : await db
-        .selectFrom('acl_role_modules')
-        .innerJoin('acl_modules', 'acl_modules.id', 'acl_role_modules.acl_module_id')
-        .select(['acl_modules.id', 'acl_modules.slug', 'acl_modules.name', 'acl_modules.is_client_system'])
-        .where('acl_role_modules.acl_role_id', '=', row.acl_role_id)
-        .where('acl_modules.is_client_system', '=', 1)
-        .orderBy('acl_modules.id')
-        .execute();
+  const modules =
+    row.acl_role_name === null || row.acl_role_id === null
+      ? []
+      : await db
+          .selectFrom('acl_role_modules')
+          .innerJoin('acl_modules', 'acl_modules.id', 'acl_role_modules.acl_module_id')
+          .select(['acl_modules.id', 'acl_modules.slug', 'acl_modules.name', 'acl_modules.is_client_system'])
+          .where('acl_role_modules.acl_role_id', '=', row.acl_role_id)
+          .where('acl_modules.is_client_system', '=', 1)
+          .orderBy('acl_modules.id')
+          .execute();
   const aclModules = modules.map((m) => ({
     id: m.id,
     slug: m.slug as ModuleSlug,
