@@ -71,6 +71,7 @@ if (!asset) fail('index.html names no script under /assets/');
 const js = await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'br' } });
 if (!js.headers.get('cache-control')?.includes('immutable'))
   fail('hashed assets are not cached as immutable');
+if ((await js.arrayBuffer()).byteLength === 0) fail('the script is empty');
 
 server.kill('SIGTERM');
 const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);

@@ -5,6 +5,7 @@ import { purgeExpired } from './modules/maintenance.js';
 import { ConfigError, loadConfig } from './plugins/config.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * `npm start`: migrate, seed the demo on an empty database, serve the API and the console, and
@@ -35,10 +36,17 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(maintenance);
+    // Requests in flight get a grace period; a client that leaves its connection open (a body it
+    // never reads) is then cut off, so shutdown always completes.
+    const grace = setTimeout(() => {
+      app.log.warn(`connections still open after ${SHUTDOWN_GRACE_MS / 1000} s; closing them`);
+      app.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    grace.unref();
     const force = setTimeout(() => {
       app.log.error('graceful shutdown timed out');
       process.exit(1);
-    }, 15_000);
+    }, SHUTDOWN_GRACE_MS + 10_000);
     force.unref();
     await app.close();
     await database.close();
