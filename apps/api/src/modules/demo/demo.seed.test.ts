@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOrganisation } from '../../test/builders.js';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
+import { DEMO_LOGIN, seedDemoIfEmpty } from './demo.seed.js';
+
+let empty: TestDatabase;
+let used: TestDatabase;
+beforeAll(async () => {
+  [empty, used] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+});
+afterAll(async () => {
+  await Promise.all([empty.drop(), used.drop()]);
+});
+
+describe('the demo organisation', () => {
+  it('is created on an empty database, once', async () => {
+    expect(await seedDemoIfEmpty(empty.handle.db)).toBe(true);
+    expect(await seedDemoIfEmpty(empty.handle.db)).toBe(false);
+    const users = await empty.handle.db
+      .selectFrom('users')
+      .select(['email', 'role', 'email_verified_at'])
+      .execute();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ email: DEMO_LOGIN.email, role: 'admin' });
+    expect(users[0]?.email_verified_at).not.toBeNull();
+  });
+
+  it('never touches a database that already holds an organisation', async () => {
+    await buildOrganisation(used.handle.db);
+    expect(await seedDemoIfEmpty(used.handle.db)).toBe(false);
+    const demo = await used.handle.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', DEMO_LOGIN.email)
+      .execute();
+    expect(demo).toHaveLength(0);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults: SQLite file, 127.0.0.1:8080, demo on', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      appUrl: 'http://127.0.0.1:8080',
+      databaseUrl: 'sqlite:./data/kontrol.db',
+      demo: true,
+      trustProxy: false,
+      sessionLifetimeMinutes: 120,
+      smtpUrl: undefined,
+    });
+    expect(config.consoleDist).toMatch(/apps\/console\/dist$/);
+  });
+
+  it('turns the demo off in production unless DEMO says otherwise, and with DEMO=0', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEMO: '1' }).demo).toBe(true);
+    expect(loadConfig({ DEMO: '0' }).demo).toBe(false);
+  });
+
+  it('derives APP_URL from HOST and PORT, and strips a trailing slash from a given one', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).appUrl).toBe('http://127.0.0.1:9000');
+    expect(loadConfig({ APP_URL: 'https://kontrol.example.com/' }).appUrl).toBe(
+      'https://kontrol.example.com',
+    );
+  });
+
+  it('reads TRUST_PROXY as a flag, a hop count or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    const hops = loadConfig({ TRUST_PROXY: '2' }).trustProxy as (address: string, hop: number) => boolean;
+    expect([hops('a', 0), hops('a', 1), hops('a', 2)]).toEqual([true, true, false]);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toBe('127.0.0.1,10.0.0.0/8');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 8080, smtpUrl: undefined });
+  });
+
+  it('names every invalid variable in one clear error', () => {
+    expect(() => loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', DEMO: 'maybe' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Invalid configuration:\n {2}PORT: .+\n {2}LOG_LEVEL: .+/);
+    }
+  });
+});
