@@ -1,16 +1,10 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildOrganisation } from './test/builders.js';
 import { TestClient } from './test/http-client.js';
-import { buildTestApp, type TestApp } from './test/test-app.js';
+import { buildTestApp, useTestApp } from './test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('platform', () => {
   it('/healthz answers while the process is up; /readyz only while the database answers', async () => {
@@ -51,7 +45,7 @@ describe('platform', () => {
   });
 
   it('compresses responses with brotli or gzip', async () => {
-    const org = await buildOrganisation(t.database.handle.db);
+    const org = await buildOrganisation(t.db);
     const client = new TestClient(t.app);
     await client.login(org.admin.email, org.admin.password);
     const br = await client.request({

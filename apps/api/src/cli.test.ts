@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { TestClient } from './test/http-client.js';
-import { buildTestApp, type TestApp } from './test/test-app.js';
+import { useTestApp } from './test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 /** Runs the operator tool against the test database and captures what it prints. */
 async function kontrol(...argv: string[]) {
@@ -92,7 +86,7 @@ describe('npm run kontrol', () => {
       '--password',
       'owner-pass-1',
     );
-    const org = await t.database.handle.db
+    const org = await t.db
       .selectFrom('users')
       .select('organisation_id')
       .where('email', '=', 'owner@cafe.test')
@@ -118,7 +112,7 @@ describe('npm run kontrol', () => {
     expect(me).toMatchObject({ role: 'regular', acl_modules: [] });
 
     // An access role of another organisation is refused.
-    const foreignRole = await t.database.handle.db
+    const foreignRole = await t.db
       .selectFrom('acl_roles')
       .select('id')
       .where('organisation_id', '!=', org.organisation_id)

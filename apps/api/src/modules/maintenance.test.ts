@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../lib/crypto.js';
 import { buildOrganisation } from '../test/builders.js';
-import { buildTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import { purgeExpired } from './maintenance.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('purgeExpired', () => {
   it('removes expired sessions, tokens and rate-limit windows, and keeps live ones', async () => {
-    const db = t.database.handle.db;
+    const db = t.db;
     const org = await buildOrganisation(db);
     const past = new Date(Date.now() - 60_000).toISOString();
     const future = new Date(Date.now() + 3_600_000).toISOString();

@@ -22,6 +22,8 @@ export interface TestSmtpServer {
   port: number;
   /** Every accepted message, oldest first. */
   readonly messages: ReceivedMail[];
+  /** The accepted messages with `address` among their (lower-case) envelope recipients, oldest first. */
+  mailsTo(address: string): ReceivedMail[];
   /** How many messages were refused since the start (see `reject`). */
   readonly rejectedCount: number;
   /** Messages fully received whose reply is still held back (see `setDelay`). */
@@ -108,6 +110,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     port,
     messages,
     errors,
+    mailsTo: (address) => messages.filter((mail) => mail.to.includes(address)),
     get rejectedCount() {
       return rejectedCount;
     },

@@ -1,6 +1,10 @@
+import type { Database } from '@kontrol/db';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../plugins/config.js';
+import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -33,4 +37,91 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       await database.drop();
     },
   };
+}
+
+/** The test file's app, as {@link useTestApp} returns it; usable in tests and hooks only. */
+export interface TestContext {
+  readonly app: FastifyInstance;
+  /** The app's database (`database.handle.db`). */
+  readonly db: Kysely<Database>;
+  readonly config: Config;
+  readonly database: TestDatabase;
+}
+
+export interface SmtpTestContext extends TestContext {
+  /** The SMTP server the app sends to (its SMTP_URL). */
+  readonly smtp: TestSmtpServer;
+}
+
+export interface UseTestAppOptions {
+  /** Start a test SMTP server first and point the app's SMTP_URL at it. */
+  smtp?: boolean;
+  /** More environment for the app's configuration (see {@link buildTestApp}). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The app of a test file (or of a `describe`): built in `beforeAll`, closed in `afterAll`, with
+ * a test SMTP server of its own when `smtp` is set. The returned object's properties read the
+ * running app; read before `beforeAll` ran (e.g. at module level) or after `afterAll`, they throw.
+ */
+export function useTestApp(options: UseTestAppOptions & { smtp: true }): SmtpTestContext;
+export function useTestApp(options?: UseTestAppOptions & { smtp?: false }): TestContext;
+export function useTestApp(options?: UseTestAppOptions): TestContext & { readonly smtp?: TestSmtpServer };
+export function useTestApp(
+  options: UseTestAppOptions = {},
+): TestContext & { readonly smtp?: TestSmtpServer } {
+  let running: { built: TestApp; smtp?: TestSmtpServer } | undefined;
+
+  beforeAll(async () => {
+    const smtp = options.smtp ? await startSmtpServer() : undefined;
+    try {
+      const built = await buildTestApp({ ...options.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) });
+      running = { built, smtp };
+    } catch (error) {
+      await smtp?.close();
+      throw error;
+    }
+  });
+  afterAll(async () => {
+    const stopping = running;
+    running = undefined;
+    if (!stopping) return;
+    try {
+      await stopping.built.close();
+    } finally {
+      await stopping.smtp?.close();
+    }
+  });
+
+  const current = () => {
+    if (!running) {
+      throw new Error(
+        'useTestApp: the test app is not running; read its properties inside tests or hooks, ' +
+          'not at module level (it is built in beforeAll and closed in afterAll)',
+      );
+    }
+    return running;
+  };
+  const context: SmtpTestContext = {
+    get app() {
+      return current().built.app;
+    },
+    get db() {
+      return current().built.database.handle.db;
+    },
+    get config() {
+      return current().built.config;
+    },
+    get database() {
+      return current().built.database;
+    },
+    get smtp() {
+      const { smtp } = current();
+      if (!smtp)
+        throw new Error('useTestApp: this test app has no SMTP server (ask for one with { smtp: true })');
+      return smtp;
+    },
+  };
+  return context;
 }

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertRole } from './acl.repository.js';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
-import { buildTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-const db = () => t.database.handle.db;
+const t = useTestApp();
 
 async function signedIn(email: string, password: string) {
   const client = new TestClient(t.app);
@@ -41,9 +34,9 @@ type Paged = {
 
 describe('module access (403)', () => {
   it('lets a user with the module in, and answers 403 {message} to one without it', async () => {
-    const org = await buildOrganisation(db());
-    const withUsers = await buildUser(db(), org.organisationId, { modules: ['users'] });
-    const onlyRecipes = await buildUser(db(), org.organisationId, { modules: ['recipes'] });
+    const org = await buildOrganisation(t.db);
+    const withUsers = await buildUser(t.db, org.organisationId, { modules: ['users'] });
+    const onlyRecipes = await buildUser(t.db, org.organisationId, { modules: ['recipes'] });
 
     const allowed = await signedIn(withUsers.email, withUsers.password);
     expect((await allowed.get('/api/acl/modules')).statusCode).toBe(200);
@@ -57,16 +50,16 @@ describe('module access (403)', () => {
   });
 
   it("takes a role's module change into account on the very next request", async () => {
-    const org = await buildOrganisation(db());
-    const user = await buildUser(db(), org.organisationId, { modules: ['dashboard'] });
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId, { modules: ['dashboard'] });
     const client = await signedIn(user.email, user.password);
     expect((await client.get('/api/acl/modules')).statusCode).toBe(403);
-    const usersModule = await db()
+    const usersModule = await t.db
       .selectFrom('acl_modules')
       .select('id')
       .where('slug', '=', 'users')
       .executeTakeFirstOrThrow();
-    await db()
+    await t.db
       .insertInto('acl_role_modules')
       .values({ acl_role_id: user.roleId ?? 0, acl_module_id: usersModule.id })
       .execute();
@@ -74,8 +67,8 @@ describe('module access (403)', () => {
   });
 
   it('GET /api/acl/modules lists the client-system modules only', async () => {
-    const org = await buildOrganisation(db());
-    await db()
+    const org = await buildOrganisation(t.db);
+    await t.db
       .insertInto('acl_modules')
       .values({ slug: 'operator_only', name: 'Operator', is_client_system: 0 })
       .execute();
@@ -91,9 +84,9 @@ describe('module access (403)', () => {
 
 describe('organisation scoping', () => {
   it("never lists another organisation's roles and answers 404 for their ids", async () => {
-    const mine = await buildOrganisation(db());
-    const theirs = await buildOrganisation(db());
-    const theirRole = await insertRole(db(), {
+    const mine = await buildOrganisation(t.db);
+    const theirs = await buildOrganisation(t.db);
+    const theirRole = await insertRole(t.db, {
       organisationId: theirs.organisationId,
       name: 'Their role',
       isAdminRole: false,
@@ -114,7 +107,7 @@ describe('organisation scoping', () => {
   });
 
   it('answers 422 for an id that is not a number', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const client = await signedIn(org.admin.email, org.admin.password);
     const res = await client.get('/api/acl/role/abc/is_used');
     expect(res.statusCode).toBe(422);
@@ -124,9 +117,9 @@ describe('organisation scoping', () => {
 
 describe('paged lists and filters (POST /api/acl/roles)', () => {
   async function orgWithRoles(count: number) {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     for (let i = 1; i <= count; i += 1) {
-      await insertRole(db(), {
+      await insertRole(t.db, {
         organisationId: org.organisationId,
         name: `Role ${String(i).padStart(2, '0')}`,
         isAdminRole: false,
@@ -224,7 +217,7 @@ describe('paged lists and filters (POST /api/acl/roles)', () => {
   });
 
   it('accepts filters in a query string in bracket form or as JSON', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const client = await signedIn(org.admin.email, org.admin.password);
     const bracket = await client.get(
       '/api/acl/modules?filters[slug][operator]=in&filters[slug][value][]=users&filters[slug][value][]=billing',

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
-import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-import { buildTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
-
-const db = () => t.database.handle.db;
+const t = useTestApp({ smtp: true });
 let counter = 0;
 const newEmail = () => `changed-${Date.now()}-${counter++}@example.test`;
 
@@ -28,8 +16,8 @@ interface Me {
 }
 
 async function signedIn(options: { verified?: boolean; locale?: 'ru' | 'en' } = {}) {
-  const org = await buildOrganisation(db());
-  const user = await buildUser(db(), org.organisationId, { modules: ['dashboard'], ...options });
+  const org = await buildOrganisation(t.db);
+  const user = await buildUser(t.db, org.organisationId, { modules: ['dashboard'], ...options });
   const client = new TestClient(t.app);
   await client.login(user.email, user.password);
   return { user, client };
@@ -42,12 +30,9 @@ async function me(client: TestClient) {
 }
 
 async function canLogin(email: string, password: string) {
-  const client = new TestClient(t.app);
-  await client.get('/sanctum/csrf-cookie');
+  const client = await TestClient.visitor(t.app);
   return (await client.post('/api/login', { email, password })).statusCode === 200;
 }
-
-const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
 
 function verificationPath(text: string) {
   const match = /http:\/\/kontrol\.test(\/api\/email\/verify\/[A-Za-z0-9_-]+)/.exec(text);
@@ -77,7 +62,7 @@ describe('PUT /api/user/profile-information', () => {
       status: 'verified',
     });
     await t.app.mail.drain();
-    expect(mailsTo(user.email)).toHaveLength(0);
+    expect(t.smtp.mailsTo(user.email)).toHaveLength(0);
   });
 
   it('a changed e-mail becomes not verified and gets a verification mail, which verifies it', async () => {
@@ -95,8 +80,8 @@ describe('PUT /api/user/profile-information', () => {
     });
 
     await t.app.mail.drain();
-    expect(mailsTo(user.email)).toHaveLength(0);
-    const [mail] = mailsTo(email);
+    expect(t.smtp.mailsTo(user.email)).toHaveLength(0);
+    const [mail] = t.smtp.mailsTo(email);
     expect(mail?.subject).toBe('Kontrol: подтвердите e-mail');
 
     // The new address is now the login; the old one is not.
@@ -115,14 +100,14 @@ describe('PUT /api/user/profile-information', () => {
       (await client.put('/api/user/profile-information', { name: 'User', email: first })).statusCode,
     ).toBe(200);
     await t.app.mail.drain();
-    const oldLink = verificationPath(mailsTo(first)[0]?.text ?? '');
+    const oldLink = verificationPath(t.smtp.mailsTo(first)[0]?.text ?? '');
 
     const second = newEmail();
     expect(
       (await client.put('/api/user/profile-information', { name: 'User', email: second })).statusCode,
     ).toBe(200);
     await t.app.mail.drain();
-    expect(mailsTo(second)).toHaveLength(1);
+    expect(t.smtp.mailsTo(second)).toHaveLength(1);
 
     expect((await client.get(oldLink)).headers.location).toBe('/auth/login?verified=0');
     expect(await me(client)).toMatchObject({ email: second, status: 'not_verified' });
@@ -130,7 +115,7 @@ describe('PUT /api/user/profile-information', () => {
 
   it('refuses an e-mail another user has, in any case, with 422 on email', async () => {
     const { user, client } = await signedIn();
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     for (const taken of [org.admin.email, org.admin.email.toUpperCase()]) {
       const res = await client.put('/api/user/profile-information', { name: 'Someone Else', email: taken });
       expect(res.statusCode).toBe(422);
@@ -142,7 +127,7 @@ describe('PUT /api/user/profile-information', () => {
     // Nothing was changed, not even the name.
     expect(await me(client)).toMatchObject({ name: 'User', email: user.email, status: 'verified' });
     await t.app.mail.drain();
-    expect(mailsTo(org.admin.email)).toHaveLength(0);
+    expect(t.smtp.mailsTo(org.admin.email)).toHaveLength(0);
   });
 
   it('validates name and e-mail', async () => {
@@ -220,8 +205,7 @@ describe('PUT /api/user/password', () => {
   });
 
   it('needs a signed-in user', async () => {
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const client = await TestClient.visitor(t.app);
     const res = await client.put('/api/user/password', {
       current_password: 'x',
       password: 'a-new-password',

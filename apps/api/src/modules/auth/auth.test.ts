@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
-import { buildTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const db = () => t.database.handle.db;
+const t = useTestApp();
 
 describe('Sanctum SPA session flow', () => {
   it('issues the XSRF cookie and an HttpOnly session cookie with SameSite=Lax', async () => {
@@ -34,9 +26,8 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('logs in, loads the user with modules, and logs out server-side', async () => {
-    const org = await buildOrganisation(db());
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const org = await buildOrganisation(t.db);
+    const client = await TestClient.visitor(t.app);
     const guestSession = client.cookies.get('kontrol_session');
 
     const login = await client.post('/api/login', { email: org.admin.email, password: org.admin.password });
@@ -72,7 +63,7 @@ describe('Sanctum SPA session flow', () => {
     const sessionCookie = client.cookies.get('kontrol_session') ?? '';
     const logout = await client.post('/api/logout');
     expect(logout.statusCode).toBe(204);
-    const row = await db()
+    const row = await t.db
       .selectFrom('sessions')
       .select('id')
       .where('id', '=', sha256(sessionCookie))
@@ -99,7 +90,7 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('answers 419 to a state change without the matching X-XSRF-TOKEN', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const client = new TestClient(t.app);
     await client.login(org.admin.email, org.admin.password);
     client.sendXsrf = false;
@@ -114,7 +105,7 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('refuses login without a CSRF session (no csrf-cookie call first)', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/login',
@@ -124,9 +115,8 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('rejects wrong credentials with 422 on the email field, in the requested language', async () => {
-    const org = await buildOrganisation(db());
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const org = await buildOrganisation(t.db);
+    const client = await TestClient.visitor(t.app);
     const en = await client.post('/api/login', { email: org.admin.email, password: 'wrong-password' });
     expect(en.statusCode).toBe(422);
     expect(en.json()).toEqual({
@@ -142,8 +132,7 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('names every invalid field in a 422', async () => {
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const client = await TestClient.visitor(t.app);
     const res = await client.post('/api/login', { email: 'not-an-email', password: '' });
     expect(res.statusCode).toBe(422);
     expect(res.json<{ errors: Record<string, string[]> }>().errors).toEqual({
@@ -153,8 +142,7 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('answers 422 for a body that is not JSON, and never a stack trace', async () => {
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const client = await TestClient.visitor(t.app);
     const res = await client.request({
       method: 'POST',
       url: '/api/login',
@@ -166,18 +154,17 @@ describe('Sanctum SPA session flow', () => {
   });
 
   it('disabled users cannot sign in and their sessions stop working', async () => {
-    const org = await buildOrganisation(db());
-    const user = await buildUser(db(), org.organisationId, { modules: ['dashboard'] });
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId, { modules: ['dashboard'] });
     const client = new TestClient(t.app);
     await client.login(user.email, user.password);
-    await db()
+    await t.db
       .updateTable('users')
       .set({ disabled_at: new Date().toISOString() })
       .where('id', '=', user.id)
       .execute();
     expect((await client.get('/api/users/auth')).statusCode).toBe(401);
-    const again = new TestClient(t.app);
-    await again.get('/sanctum/csrf-cookie');
+    const again = await TestClient.visitor(t.app);
     expect((await again.post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(
       422,
     );
@@ -186,9 +173,8 @@ describe('Sanctum SPA session flow', () => {
 
 describe('login throttling', () => {
   it('locks an account after 5 failures with a clear 429, and a success clears the count', async () => {
-    const org = await buildOrganisation(db());
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const org = await buildOrganisation(t.db);
+    const client = await TestClient.visitor(t.app);
     for (let i = 0; i < 4; i += 1) {
       expect(
         (await client.post('/api/login', { email: org.admin.email, password: 'wrong' })).statusCode,
@@ -215,16 +201,10 @@ describe('login throttling', () => {
   });
 
   it('limits attempts per IP across accounts', async () => {
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const client = await TestClient.visitor(t.app, { ip: '10.9.8.7' });
     const statuses: number[] = [];
     for (let i = 0; i < 101; i += 1) {
-      const res = await client.request({
-        method: 'POST',
-        url: '/api/login',
-        payload: { email: `nobody-${i}@example.test`, password: 'x' },
-        remoteAddress: '10.9.8.7',
-      });
+      const res = await client.post('/api/login', { email: `nobody-${i}@example.test`, password: 'x' });
       statuses.push(res.statusCode);
     }
     expect(statuses.slice(0, 100).every((s) => s === 422)).toBe(true);
@@ -234,10 +214,10 @@ describe('login throttling', () => {
 
 describe('bearer tokens', () => {
   it('accepts a personal access token without CSRF, and rejects an unknown one', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const { createPersonalAccessToken } = await import('./auth.service.js');
     const token = await createPersonalAccessToken(
-      { db: db(), mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
+      { db: t.db, mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
       org.admin.id,
       'api client',
     );
@@ -269,10 +249,10 @@ describe('bearer tokens', () => {
   });
 
   it('turns a one-time login link into a session, and works only once', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const { createLoginLink } = await import('./auth.service.js');
     const link = await createLoginLink(
-      { db: db(), mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
+      { db: t.db, mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
       org.admin.id,
     );
     expect(link.url).toMatch(/^http:\/\/kontrol\.test\/auth\/login\?auth_token=/);
@@ -293,8 +273,7 @@ describe('bearer tokens', () => {
 
 describe('anonymous endpoints that send e-mail', () => {
   it('limit each IP to 10 requests per 15 minutes per route', async () => {
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const client = await TestClient.visitor(t.app);
     const send = (i: number) =>
       client.request({
         method: 'POST',
@@ -321,8 +300,8 @@ describe('anonymous endpoints that send e-mail', () => {
 
 describe('password reset e-mails per address', () => {
   it('sends at most 3 per 15 minutes to one address, with the same answer every time', async () => {
-    const org = await buildOrganisation(db());
-    const before = await db()
+    const org = await buildOrganisation(t.db);
+    const before = await t.db
       .selectFrom('mail_outbox')
       .select('id')
       .where('to_address', '=', org.admin.email)
@@ -330,19 +309,13 @@ describe('password reset e-mails per address', () => {
     expect(before).toHaveLength(0);
     const answers = new Set<string>();
     for (let i = 0; i < 5; i += 1) {
-      const client = new TestClient(t.app);
-      await client.get('/sanctum/csrf-cookie');
       // Every request from another address, as someone rotating IPs would.
-      const res = await client.request({
-        method: 'POST',
-        url: '/api/send-reset-link',
-        payload: { email: org.admin.email },
-        remoteAddress: `10.3.0.${i}`,
-      });
+      const client = await TestClient.visitor(t.app, { ip: `10.3.0.${i}` });
+      const res = await client.post('/api/send-reset-link', { email: org.admin.email });
       answers.add(`${res.statusCode} ${res.body}`);
     }
     expect(answers.size).toBe(1);
-    const mails = await db()
+    const mails = await t.db
       .selectFrom('mail_outbox')
       .select('id')
       .where('to_address', '=', org.admin.email)

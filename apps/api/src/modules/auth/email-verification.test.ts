@@ -1,39 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
-import { TestClient } from '../../test/http-client.js';
-import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-import { buildTestApp, type TestApp } from '../../test/test-app.js';
+import { nextTestIp, TestClient } from '../../test/http-client.js';
+import { useTestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const t = useTestApp({ smtp: true });
 
-const db = () => t.database.handle.db;
-let ipCounter = 0;
-/** Registration is limited per IP; every visitor here comes from an address of its own. */
-const freshIp = () => `10.20.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;
 let userCounter = 0;
 const newEmail = () => `signup-${Date.now()}-${userCounter++}@example.test`;
 
-/** A browser that signs up; it keeps the session registration starts. */
+/**
+ * A browser that signs up, from an address of its own (registration is limited per IP); it keeps
+ * the session registration starts.
+ */
 async function register(
   body: { name?: string; email: string; locale?: 'ru' | 'en' },
   headers: Record<string, string> = {},
 ) {
-  const client = new TestClient(t.app);
-  await client.get('/sanctum/csrf-cookie');
-  const res = await client.request({
-    method: 'POST',
-    url: '/api/register',
-    payload: {
+  const client = await TestClient.visitor(t.app, { ip: nextTestIp() });
+  const res = await client.post(
+    '/api/register',
+    {
       name: body.name ?? 'Ivan',
       email: body.email,
       password: 'a-good-password',
@@ -41,17 +28,14 @@ async function register(
       ...(body.locale ? { locale: body.locale } : {}),
     },
     headers,
-    remoteAddress: freshIp(),
-  });
+  );
   return { client, res };
 }
-
-const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
 
 /** Delivers the outbox and returns the newest verification mail to `email` and its link's path. */
 async function verificationFor(email: string) {
   await t.app.mail.drain();
-  const mail = mailsTo(email).at(-1);
+  const mail = t.smtp.mailsTo(email).at(-1);
   if (!mail) throw new Error(`no mail to ${email}`);
   const match = /http:\/\/kontrol\.test(\/api\/email\/verify\/[A-Za-z0-9_-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no verification link in: ${mail.text}`);
@@ -75,7 +59,7 @@ describe('e-mail verification', () => {
     expect(mail.subject).toBe('Kontrol: подтвердите e-mail');
     expect(mail.text).toContain('Здравствуйте, Иван!');
     expect(mail.text).toContain('действует 48 ч');
-    expect(mailsTo(email)).toHaveLength(1);
+    expect(t.smtp.mailsTo(email)).toHaveLength(1);
 
     const follow = await client.get(path);
     expect(follow.statusCode).toBe(302);
@@ -118,7 +102,7 @@ describe('e-mail verification', () => {
     await register({ email });
     const { path } = await verificationFor(email);
     const token = path.split('/').at(-1) ?? '';
-    const rows = await db()
+    const rows = await t.db
       .selectFrom('user_tokens')
       .innerJoin('users', 'users.id', 'user_tokens.user_id')
       .select(['user_tokens.token_hash', 'user_tokens.purpose'])
@@ -136,7 +120,7 @@ describe('e-mail verification', () => {
     const { client } = await register({ email });
     const { path } = await verificationFor(email);
     const token = path.split('/').at(-1) ?? '';
-    await db()
+    await t.db
       .updateTable('user_tokens')
       .set({ expires_at: new Date(Date.now() - 1_000).toISOString() })
       .where('token_hash', '=', sha256(token))
@@ -155,7 +139,7 @@ describe('e-mail verification', () => {
     expect(res.statusCode).toBe(202);
     expect(res.json()).toEqual({ message: 'A new verification link has been sent to your e-mail address.' });
     const second = await verificationFor(email);
-    expect(mailsTo(email)).toHaveLength(2);
+    expect(t.smtp.mailsTo(email)).toHaveLength(2);
     expect(second.path).not.toBe(first.path);
 
     expect((await client.get(first.path)).headers.location).toBe('/auth/login?verified=0');
@@ -164,16 +148,16 @@ describe('e-mail verification', () => {
   });
 
   it('verification-notification answers 200 and sends nothing to a verified user', async () => {
-    const org = await buildOrganisation(db());
-    const user = await buildUser(db(), org.organisationId, { verified: true });
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId, { verified: true });
     const client = new TestClient(t.app);
     await client.login(user.email, user.password);
     const res = await client.post('/api/email/verification-notification');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Your e-mail address is already verified.' });
     await t.app.mail.drain();
-    expect(mailsTo(user.email)).toHaveLength(0);
-    const queued = await db()
+    expect(t.smtp.mailsTo(user.email)).toHaveLength(0);
+    const queued = await t.db
       .selectFrom('mail_outbox')
       .select('id')
       .where('to_address', '=', user.email)
@@ -182,8 +166,7 @@ describe('e-mail verification', () => {
   });
 
   it('verification-notification needs a signed-in user', async () => {
-    const client = new TestClient(t.app);
-    await client.get('/sanctum/csrf-cookie');
+    const client = await TestClient.visitor(t.app);
     expect((await client.post('/api/email/verification-notification')).statusCode).toBe(401);
   });
 });

@@ -1,48 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
-import { TestClient } from '../../test/http-client.js';
-import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-import { buildTestApp, type TestApp } from '../../test/test-app.js';
+import { nextTestIp, TestClient } from '../../test/http-client.js';
+import { useTestApp } from '../../test/test-app.js';
 import { createPersonalAccessToken } from './auth.service.js';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const t = useTestApp({ smtp: true });
 
-const db = () => t.database.handle.db;
-let ipCounter = 0;
 /** The anonymous endpoints are limited per IP; every visitor here comes from an address of its own. */
-const freshIp = () => `10.10.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;
-
-/** A signed-out browser, with its CSRF cookie, from its own IP address. */
-async function visitor() {
-  const client = new TestClient(t.app);
-  const ip = freshIp();
-  await client.get('/sanctum/csrf-cookie');
-  const post = (url: string, payload: unknown) =>
-    client.request({ method: 'POST', url, payload: payload as object, remoteAddress: ip });
-  return { client, post };
-}
+const visitor = () => TestClient.visitor(t.app, { ip: nextTestIp() });
 
 async function requestLink(email: string) {
-  const { post } = await visitor();
-  const res = await post('/api/send-reset-link', { email });
+  const res = await (await visitor()).post('/api/send-reset-link', { email });
   expect(res.statusCode).toBe(200);
 }
 
 /** Delivers the outbox and returns the newest reset link e-mailed to `email`. */
 async function resetLinkFor(email: string) {
   await t.app.mail.drain();
-  const mails = smtp.messages.filter((m) => m.to.includes(email));
-  const mail = mails.at(-1);
+  const mail = t.smtp.mailsTo(email).at(-1);
   if (!mail) throw new Error(`no mail to ${email}`);
   const match = /http:\/\/kontrol\.test\/auth\/reset-password\?\S+/.exec(mail.text);
   if (!match) throw new Error(`no reset link in: ${mail.text}`);
@@ -56,13 +32,11 @@ async function reset(body: {
   password: string;
   password_confirmation?: string;
 }) {
-  const { post } = await visitor();
-  return post('/api/reset-password', { password_confirmation: body.password, ...body });
+  return (await visitor()).post('/api/reset-password', { password_confirmation: body.password, ...body });
 }
 
 async function canLogin(email: string, password: string) {
-  const { post } = await visitor();
-  const res = await post('/api/login', { email, password });
+  const res = await (await visitor()).post('/api/login', { email, password });
   return res.statusCode === 200;
 }
 
@@ -73,7 +47,7 @@ const invalidLink = {
 
 describe('POST /api/send-reset-link', () => {
   it('answers a known and an unknown address identically, and e-mails only the known one', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const unknown = `nobody-${Date.now()}@example.test`;
     const known = await (await visitor()).post('/api/send-reset-link', { email: org.admin.email });
     const other = await (await visitor()).post('/api/send-reset-link', { email: unknown });
@@ -87,9 +61,9 @@ describe('POST /api/send-reset-link', () => {
     expect(other.headers['content-type']).toBe(known.headers['content-type']);
 
     await t.app.mail.drain();
-    expect(smtp.messages.filter((m) => m.to.includes(org.admin.email))).toHaveLength(1);
-    expect(smtp.messages.filter((m) => m.to.includes(unknown))).toHaveLength(0);
-    const queued = await db()
+    expect(t.smtp.mailsTo(org.admin.email)).toHaveLength(1);
+    expect(t.smtp.mailsTo(unknown)).toHaveLength(0);
+    const queued = await t.db
       .selectFrom('mail_outbox')
       .select('id')
       .where('to_address', '=', unknown)
@@ -98,7 +72,7 @@ describe('POST /api/send-reset-link', () => {
   });
 
   it('e-mails a link carrying the token and the address, in the user’s language', async () => {
-    const org = await buildOrganisation(db(), { locale: 'ru' });
+    const org = await buildOrganisation(t.db, { locale: 'ru' });
     // The address is matched without regard to case.
     await requestLink(org.admin.email.toUpperCase());
     const link = await resetLinkFor(org.admin.email);
@@ -110,11 +84,11 @@ describe('POST /api/send-reset-link', () => {
   });
 
   it('stores only a hash of the token, expiring in an hour', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const before = Date.now();
     await requestLink(org.admin.email);
     const { token } = await resetLinkFor(org.admin.email);
-    const rows = await db()
+    const rows = await t.db
       .selectFrom('user_tokens')
       .selectAll()
       .where('user_id', '=', org.admin.id)
@@ -130,7 +104,7 @@ describe('POST /api/send-reset-link', () => {
 
 describe('POST /api/reset-password', () => {
   it('sets the new password with the e-mailed link, once', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     await requestLink(org.admin.email);
     const link = await resetLinkFor(org.admin.email);
 
@@ -148,7 +122,7 @@ describe('POST /api/reset-password', () => {
   });
 
   it('of two simultaneous uses of one link, exactly one succeeds', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     await requestLink(org.admin.email);
     const link = await resetLinkFor(org.admin.email);
     const results = await Promise.all(
@@ -165,7 +139,7 @@ describe('POST /api/reset-password', () => {
   });
 
   it('refuses a wrong token', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     await requestLink(org.admin.email);
     const link = await resetLinkFor(org.admin.email);
     const res = await reset({
@@ -179,8 +153,8 @@ describe('POST /api/reset-password', () => {
   });
 
   it('refuses a token with another user’s address', async () => {
-    const org = await buildOrganisation(db());
-    const other = await buildUser(db(), org.organisationId);
+    const org = await buildOrganisation(t.db);
+    const other = await buildUser(t.db, org.organisationId);
     await requestLink(org.admin.email);
     const link = await resetLinkFor(org.admin.email);
     const res = await reset({ token: link.token, email: other.email, password: 'taking-over-other' });
@@ -191,10 +165,10 @@ describe('POST /api/reset-password', () => {
   });
 
   it('refuses an expired token', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     await requestLink(org.admin.email);
     const link = await resetLinkFor(org.admin.email);
-    await db()
+    await t.db
       .updateTable('user_tokens')
       .set({ expires_at: new Date(Date.now() - 1_000).toISOString() })
       .where('token_hash', '=', sha256(link.token))
@@ -206,11 +180,11 @@ describe('POST /api/reset-password', () => {
   });
 
   it('refuses the link of a user disabled since it was sent', async () => {
-    const org = await buildOrganisation(db());
-    const user = await buildUser(db(), org.organisationId);
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId);
     await requestLink(user.email);
     const link = await resetLinkFor(user.email);
-    await db()
+    await t.db
       .updateTable('users')
       .set({ disabled_at: new Date().toISOString() })
       .where('id', '=', user.id)
@@ -219,26 +193,26 @@ describe('POST /api/reset-password', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual(invalidLink);
     // Enabled again, the account still has its old password, not one set while it was disabled.
-    await db().updateTable('users').set({ disabled_at: null }).where('id', '=', user.id).execute();
+    await t.db.updateTable('users').set({ disabled_at: null }).where('id', '=', user.id).execute();
     expect(await canLogin(user.email, 'back-door-password')).toBe(false);
     expect(await canLogin(user.email, user.password)).toBe(true);
   });
 
   it('sends nothing to a disabled user', async () => {
-    const org = await buildOrganisation(db());
-    const user = await buildUser(db(), org.organisationId);
-    await db()
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId);
+    await t.db
       .updateTable('users')
       .set({ disabled_at: new Date().toISOString() })
       .where('id', '=', user.id)
       .execute();
     await requestLink(user.email);
     await t.app.mail.drain();
-    expect(smtp.messages.filter((m) => m.to.includes(user.email))).toHaveLength(0);
+    expect(t.smtp.mailsTo(user.email)).toHaveLength(0);
   });
 
   it('only the newest link works once a second one is requested', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     await requestLink(org.admin.email);
     const first = await resetLinkFor(org.admin.email);
     await requestLink(org.admin.email);
@@ -253,13 +227,13 @@ describe('POST /api/reset-password', () => {
   });
 
   it('ends every session and access token of the user, and lifts a login lock', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     const browser = new TestClient(t.app);
     await browser.login(org.admin.email, org.admin.password);
     const otherBrowser = new TestClient(t.app);
     await otherBrowser.login(org.admin.email, org.admin.password);
     const token = await createPersonalAccessToken(
-      { db: db(), mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
+      { db: t.db, mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
       org.admin.id,
       'script',
     );
@@ -283,7 +257,7 @@ describe('POST /api/reset-password', () => {
     expect((await browser.get('/api/users/auth')).statusCode).toBe(401);
     expect((await otherBrowser.get('/api/users/auth')).statusCode).toBe(401);
     expect((await bearer()).statusCode).toBe(401);
-    const sessions = await db()
+    const sessions = await t.db
       .selectFrom('sessions')
       .select('id')
       .where('user_id', '=', org.admin.id)
@@ -293,7 +267,7 @@ describe('POST /api/reset-password', () => {
   });
 
   it('validates the new password like registration does', async () => {
-    const org = await buildOrganisation(db());
+    const org = await buildOrganisation(t.db);
     await requestLink(org.admin.email);
     const link = await resetLinkFor(org.admin.email);
     const short = await reset({ token: link.token, email: link.email, password: 'short' });

@@ -1,46 +1,33 @@
 import { createDb } from '@kontrol/db';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../../test/builders.js';
-import { TestClient } from '../../test/http-client.js';
-import { startSmtpServer, type TestSmtpServer } from '../../test/smtp-server.js';
-import { buildTestApp, type TestApp } from '../../test/test-app.js';
+import { nextTestIp, TestClient } from '../../test/http-client.js';
+import { startSmtpServer } from '../../test/smtp-server.js';
+import { useTestApp } from '../../test/test-app.js';
 import { MAIL_MAX_ATTEMPTS, MailService } from './mail.service.js';
 
-let t: TestApp;
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await buildTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+const t = useTestApp({ smtp: true });
 afterEach(() => {
-  smtp.accept();
-  smtp.setDelay(0);
+  t.smtp.accept();
+  t.smtp.setDelay(0);
 });
 
-const db = () => t.database.handle.db;
 const silent = pino({ level: 'silent' });
-let ipCounter = 0;
-/** Anonymous mail-sending endpoints are limited per IP; each call here comes from its own. */
-const freshIp = () => `10.30.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;
+
+/** Asks `app` for a reset link for `email`, from an address of its own (the endpoint is limited per IP). */
+async function sendResetLink(app: FastifyInstance, email: string) {
+  const client = await TestClient.visitor(app, { ip: nextTestIp() });
+  const res = await client.post('/api/send-reset-link', { email });
+  expect(res.statusCode).toBe(200);
+}
 
 /** A password reset e-mail for a new user, written to the outbox through the HTTP API. */
 async function requestResetMail() {
-  const org = await buildOrganisation(db());
-  const client = new TestClient(t.app);
-  await client.get('/sanctum/csrf-cookie');
-  const res = await client.request({
-    method: 'POST',
-    url: '/api/send-reset-link',
-    payload: { email: org.admin.email },
-    remoteAddress: freshIp(),
-  });
-  expect(res.statusCode).toBe(200);
-  const row = await db()
+  const org = await buildOrganisation(t.db);
+  await sendResetLink(t.app, org.admin.email);
+  const row = await t.db
     .selectFrom('mail_outbox')
     .selectAll()
     .where('to_address', '=', org.admin.email)
@@ -49,17 +36,15 @@ async function requestResetMail() {
 }
 
 const outboxRow = (id: number) =>
-  db().selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  t.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 async function makeDue(id: number) {
-  await db()
+  await t.db
     .updateTable('mail_outbox')
     .set({ next_attempt_at: new Date(Date.now() - 1_000).toISOString() })
     .where('id', '=', id)
     .execute();
 }
-
-const received = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
 
 describe('mail outbox', () => {
   it('delivers UTF-8 text intact, from MAIL_FROM', async () => {
@@ -79,7 +64,7 @@ describe('mail outbox', () => {
       const to = `utf8-${i}-${Date.now()}@example.test`;
       await t.app.mail.enqueue({ to, subject, text });
       await t.app.mail.drain();
-      const [mail] = received(to);
+      const [mail] = t.smtp.mailsTo(to);
       expect(mail?.subject).toBe(subject);
       expect(mail?.text).toBe(text);
       expect(mail?.headers.get('content-transfer-encoding')).toBe(i === 0 ? 'base64' : 'quoted-printable');
@@ -96,13 +81,13 @@ describe('mail outbox', () => {
       html: '<p>Привет, <b>HTML</b></p>',
     });
     await t.app.mail.drain();
-    const [mail] = received(to);
+    const [mail] = t.smtp.mailsTo(to);
     expect(mail?.headers.get('content-type')).toMatch(/^multipart\/alternative/);
     expect(mail?.text).toBe('Привет, текст');
   });
 
   it('keeps a refused message pending with back-off, then delivers it when due', async () => {
-    smtp.reject(451, 'Mailbox busy, try later');
+    t.smtp.reject(451, 'Mailbox busy, try later');
     const { email, id } = await requestResetMail();
     const before = Date.now();
     await t.app.mail.drain();
@@ -112,26 +97,26 @@ describe('mail outbox', () => {
     expect(failed.last_error).toContain('Mailbox busy, try later');
     // The first retry waits 30 s.
     expect(Date.parse(failed.next_attempt_at)).toBeGreaterThanOrEqual(before + 29_000);
-    expect(received(email)).toHaveLength(0);
+    expect(t.smtp.mailsTo(email)).toHaveLength(0);
 
     // Not due yet: another round leaves it alone, even with the server accepting again.
-    smtp.accept();
-    const refusedSoFar = smtp.rejectedCount;
+    t.smtp.accept();
+    const refusedSoFar = t.smtp.rejectedCount;
     await t.app.mail.drain();
     expect(await outboxRow(id)).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(received(email)).toHaveLength(0);
-    expect(smtp.rejectedCount).toBe(refusedSoFar);
+    expect(t.smtp.mailsTo(email)).toHaveLength(0);
+    expect(t.smtp.rejectedCount).toBe(refusedSoFar);
 
     await makeDue(id);
     await t.app.mail.drain();
     const sent = await outboxRow(id);
     expect(sent).toMatchObject({ status: 'sent', attempts: 2, last_error: null, locked_until: null });
     expect(sent.sent_at).not.toBeNull();
-    expect(received(email)).toHaveLength(1);
+    expect(t.smtp.mailsTo(email)).toHaveLength(1);
   });
 
   it(`gives a message up as failed after ${MAIL_MAX_ATTEMPTS} refusals, with growing waits`, async () => {
-    smtp.reject(550, 'No such mailbox here');
+    t.smtp.reject(550, 'No such mailbox here');
     const { email, id } = await requestResetMail();
     const waits: number[] = [];
     for (let attempt = 1; attempt <= MAIL_MAX_ATTEMPTS; attempt += 1) {
@@ -150,22 +135,22 @@ describe('mail outbox', () => {
     expect(Math.max(...waits)).toBeLessThanOrEqual(3_600_000 + 1_000);
 
     // A failed message is never tried again.
-    smtp.accept();
-    const refused = smtp.rejectedCount;
+    t.smtp.accept();
+    const refused = t.smtp.rejectedCount;
     await makeDue(id);
     await t.app.mail.drain();
     const row = await outboxRow(id);
     expect(row).toMatchObject({ status: 'failed', attempts: MAIL_MAX_ATTEMPTS });
     expect(row.last_error).toContain('No such mailbox here');
-    expect(smtp.rejectedCount).toBe(refused);
-    expect(received(email)).toHaveLength(0);
+    expect(t.smtp.rejectedCount).toBe(refused);
+    expect(t.smtp.mailsTo(email)).toHaveLength(0);
   });
 
   it('keeps a message pending when the mail server cannot be reached', async () => {
     // A port nothing listens on any more.
     const gone = await startSmtpServer();
     await gone.close();
-    const sender = new MailService(db(), silent, { smtpUrl: gone.url, from: 'Kontrol <x@kontrol.test>' });
+    const sender = new MailService(t.db, silent, { smtpUrl: gone.url, from: 'Kontrol <x@kontrol.test>' });
     try {
       const to = `unreachable-${Date.now()}@example.test`;
       const id = await sender.enqueue({ to, subject: 'Nowhere', text: 'lost?' });
@@ -177,7 +162,7 @@ describe('mail outbox', () => {
       await makeDue(id);
       await t.app.mail.drain();
       expect(await outboxRow(id)).toMatchObject({ status: 'sent', attempts: 2 });
-      expect(received(to)).toHaveLength(1);
+      expect(t.smtp.mailsTo(to)).toHaveLength(1);
     } finally {
       await sender.stop();
     }
@@ -185,33 +170,36 @@ describe('mail outbox', () => {
 
   it('sends a message again whose sender died while it was locked', async () => {
     const { email, id } = await requestResetMail();
-    await db()
+    await t.db
       .updateTable('mail_outbox')
       .set({ status: 'sending', locked_until: new Date(Date.now() - 1_000).toISOString() })
       .where('id', '=', id)
       .execute();
     await t.app.mail.drain();
     expect(await outboxRow(id)).toMatchObject({ status: 'sent', attempts: 1 });
-    expect(received(email)).toHaveLength(1);
+    expect(t.smtp.mailsTo(email)).toHaveLength(1);
   });
 
   it('leaves alone a message another sender is still sending', async () => {
     const { email, id } = await requestResetMail();
-    await db()
+    await t.db
       .updateTable('mail_outbox')
       .set({ status: 'sending', locked_until: new Date(Date.now() + 60_000).toISOString() })
       .where('id', '=', id)
       .execute();
     await t.app.mail.drain();
     expect(await outboxRow(id)).toMatchObject({ status: 'sending', attempts: 0 });
-    expect(received(email)).toHaveLength(0);
+    expect(t.smtp.mailsTo(email)).toHaveLength(0);
   });
 
   it('sends each message exactly once when two senders drain the same outbox', async () => {
     // A second instance of the API: its own connection to the same database.
     const other = createDb(t.config.databaseUrl, { poolMax: 5 });
-    const first = new MailService(db(), silent, { smtpUrl: smtp.url, from: 'Kontrol <a@kontrol.test>' });
-    const second = new MailService(other.db, silent, { smtpUrl: smtp.url, from: 'Kontrol <b@kontrol.test>' });
+    const first = new MailService(t.db, silent, { smtpUrl: t.smtp.url, from: 'Kontrol <a@kontrol.test>' });
+    const second = new MailService(other.db, silent, {
+      smtpUrl: t.smtp.url,
+      from: 'Kontrol <b@kontrol.test>',
+    });
     try {
       const tag = `twice-${Date.now()}`;
       // More than one batch of 20.
@@ -220,12 +208,12 @@ describe('mail outbox', () => {
 
       await Promise.all([first.drain(), second.drain(), first.drain(), second.drain()]);
 
-      const mine = smtp.messages.filter((m) => m.to[0]?.startsWith(tag));
+      const mine = t.smtp.messages.filter((m) => m.to[0]?.startsWith(tag));
       expect(mine.map((m) => m.to[0]).sort()).toEqual([...addresses].sort());
       // Both senders took a share (each message is sent by whoever claimed it).
       const senders = new Set(mine.map((m) => m.from));
       expect(senders.size).toBe(2);
-      const rows = await db()
+      const rows = await t.db
         .selectFrom('mail_outbox')
         .select(['status', 'attempts'])
         .where('to_address', 'like', `${tag}-%`)
@@ -241,37 +229,37 @@ describe('mail outbox', () => {
 
   it('a sender whose claim ran out cannot undo the delivery of the sender that took over', async () => {
     const other = createDb(t.config.databaseUrl, { poolMax: 5 });
-    const slow = new MailService(db(), silent, { smtpUrl: smtp.url, from: 'Kontrol <slow@kontrol.test>' });
+    const slow = new MailService(t.db, silent, { smtpUrl: t.smtp.url, from: 'Kontrol <slow@kontrol.test>' });
     const fast = new MailService(other.db, silent, {
-      smtpUrl: smtp.url,
+      smtpUrl: t.smtp.url,
       from: 'Kontrol <fast@kontrol.test>',
     });
     try {
       const to = `takeover-${Date.now()}@example.test`;
       const id = await slow.enqueue({ to, subject: 'Takeover', text: 'once' });
       // The slow sender's message reaches the server, whose answer is held back...
-      smtp.setDelay(1_000);
+      t.smtp.setDelay(1_000);
       const slowRound = slow.drain();
-      for (let i = 0; i < 200 && smtp.holdingCount === 0; i += 1) {
+      for (let i = 0; i < 200 && t.smtp.holdingCount === 0; i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      expect(smtp.holdingCount).toBe(1);
+      expect(t.smtp.holdingCount).toBe(1);
       // ...for longer than its claim lasts: the other sender takes the message over and delivers it.
-      await db()
+      await t.db
         .updateTable('mail_outbox')
         .set({ locked_until: new Date(Date.now() - 1_000).toISOString() })
         .where('id', '=', id)
         .execute();
-      smtp.setDelay(0);
+      t.smtp.setDelay(0);
       await fast.drain();
       expect(await outboxRow(id)).toMatchObject({ status: 'sent', attempts: 1 });
       // Then the slow sender's attempt is refused; the message must stay sent, not be queued again.
-      smtp.reject(451, 'Too late');
+      t.smtp.reject(451, 'Too late');
       await slowRound;
-      expect(smtp.rejectedCount).toBeGreaterThan(0);
+      expect(t.smtp.rejectedCount).toBeGreaterThan(0);
       const row = await outboxRow(id);
       expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
-      expect(received(to).map((m) => m.from)).toEqual(['fast@kontrol.test']);
+      expect(t.smtp.mailsTo(to).map((m) => m.from)).toEqual(['fast@kontrol.test']);
     } finally {
       await slow.stop();
       await fast.stop();
@@ -280,7 +268,7 @@ describe('mail outbox', () => {
   });
 
   it('drain() also covers a message written while a round is under way', async () => {
-    smtp.setDelay(300);
+    t.smtp.setDelay(300);
     const { id: slowId } = await requestResetMail();
     const round = t.app.mail.drain();
     // Wait until the round has listed and claimed the first message.
@@ -290,7 +278,7 @@ describe('mail outbox', () => {
     const { email, id } = await requestResetMail();
     await t.app.mail.drain();
     expect(await outboxRow(id)).toMatchObject({ status: 'sent' });
-    expect(received(email)).toHaveLength(1);
+    expect(t.smtp.mailsTo(email)).toHaveLength(1);
     await round;
   });
 
@@ -298,7 +286,7 @@ describe('mail outbox', () => {
     t.app.mail.start(60_000);
     try {
       const { email } = await requestResetMail();
-      const mail = await smtp.waitForMail((m) => m.to.includes(email), 3_000);
+      const mail = await t.smtp.waitForMail((m) => m.to.includes(email), 3_000);
       expect(mail.subject).toBe('Kontrol: reset your password');
     } finally {
       await t.app.mail.stop();
@@ -312,7 +300,7 @@ describe('mail outbox', () => {
     // Used once, then closed: every later query fails (an unused handle would reconnect lazily).
     await broken.db.selectFrom('mail_outbox').select('id').execute();
     await broken.close();
-    const sender = new MailService(broken.db, log, { smtpUrl: smtp.url, from: 'Kontrol <x@kontrol.test>' });
+    const sender = new MailService(broken.db, log, { smtpUrl: t.smtp.url, from: 'Kontrol <x@kontrol.test>' });
     sender.start(20);
     try {
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -329,29 +317,15 @@ describe('mail outbox', () => {
 });
 
 describe('without SMTP_URL', () => {
-  let held: TestApp;
-  beforeAll(async () => {
-    held = await buildTestApp();
-  });
-  afterAll(async () => {
-    await held.close();
-  });
+  const held = useTestApp();
 
   it('keeps messages as held and sends nothing', async () => {
-    const org = await buildOrganisation(held.database.handle.db);
-    const client = new TestClient(held.app);
-    await client.get('/sanctum/csrf-cookie');
-    const res = await client.request({
-      method: 'POST',
-      url: '/api/send-reset-link',
-      payload: { email: org.admin.email },
-      remoteAddress: freshIp(),
-    });
-    expect(res.statusCode).toBe(200);
+    const org = await buildOrganisation(held.db);
+    await sendResetLink(held.app, org.admin.email);
     held.app.mail.start(10);
     await held.app.mail.drain();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const rows = await held.database.handle.db
+    const rows = await held.db
       .selectFrom('mail_outbox')
       .selectAll()
       .where('to_address', '=', org.admin.email)
@@ -364,6 +338,6 @@ describe('without SMTP_URL', () => {
       subject: 'Kontrol: reset your password',
     });
     expect(rows[0]?.text_body).toMatch(/http:\/\/kontrol\.test\/auth\/reset-password\?token=/);
-    expect(received(org.admin.email)).toHaveLength(0);
+    expect(t.smtp.mailsTo(org.admin.email)).toHaveLength(0);
   });
 });
