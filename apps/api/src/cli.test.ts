@@ -176,6 +176,66 @@ describe('npm run kontrol', () => {
     expect(reuse.statusCode).toBe(401);
   });
 
+  it('role:create makes an access role whose users hold exactly its modules', async () => {
+    await kontrol(
+      'org:create',
+      '--name',
+      'Diner',
+      '--admin-email',
+      'owner@diner.test',
+      '--password',
+      'owner-pass-1',
+    );
+    const org = await t.db
+      .selectFrom('users')
+      .select('organisation_id')
+      .where('email', '=', 'owner@diner.test')
+      .executeTakeFirstOrThrow();
+    const created = await kontrol(
+      'role:create',
+      '--org',
+      String(org.organisation_id),
+      '--name',
+      'Cooks',
+      '--modules',
+      'recipes, dashboard',
+    );
+    expect(created.code).toBe(0);
+    const roleId = /Access role (\d+) created with recipes, dashboard\./.exec(created.out)?.[1];
+    expect(roleId).toBeDefined();
+    await kontrol(
+      'user:create',
+      '--org',
+      String(org.organisation_id),
+      '--email',
+      'cook@diner.test',
+      '--acl-role',
+      roleId ?? '',
+      '--password',
+      'cook-pass-1',
+    );
+    const client = new TestClient(t.app);
+    await client.login('cook@diner.test', 'cook-pass-1');
+    const me = (await client.get('/api/users/auth')).json<{ data: { acl_modules: { slug: string }[] } }>()
+      .data;
+    expect(me.acl_modules.map((m) => m.slug)).toEqual(['dashboard', 'recipes']);
+
+    const unknown = await kontrol(
+      'role:create',
+      '--org',
+      String(org.organisation_id),
+      '--name',
+      'X',
+      '--modules',
+      'recipes,cooking',
+    );
+    expect(unknown).toMatchObject({ code: 2 });
+    expect(unknown.err).toContain('--modules: unknown cooking');
+    expect((await kontrol('role:create', '--org', '999999', '--name', 'X')).err).toContain(
+      'no organisation has that id',
+    );
+  });
+
   it('seed:demo creates the demo login once', async () => {
     const first = await kontrol('seed:demo');
     expect(first.out).toBe('Demo organisation created: demo@example.com / demo1234');

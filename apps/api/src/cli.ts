@@ -1,15 +1,24 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LOCALES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_ROLES, translate } from '@kontrol/contracts';
+import {
+  LOCALES,
+  MODULE_SLUGS,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USER_ROLES,
+  translate,
+} from '@kontrol/contracts';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
 import pino from 'pino';
 import { z } from 'zod';
 import { randomSecret } from './lib/crypto.js';
 import { FieldValidationError } from './lib/http-errors.js';
+import { insertRole, listClientModules } from './modules/acl/acl.repository.js';
 import { createLoginLink } from './modules/auth/auth.service.js';
 import { DEMO_LOGIN, seedDemo } from './modules/demo/demo.seed.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { organisationExists } from './modules/organisations/organisations.repository.js';
 import { createOrganisationWithAdmin } from './modules/organisations/organisations.service.js';
 import { findUserByEmail } from './modules/users/users.repository.js';
 import { createUser, setPassword } from './modules/users/users.service.js';
@@ -42,6 +51,10 @@ Commands:
       --password <text>          (default: a generated one, printed)
   user:login-link              Print a one-time link that signs in as the user (for support).
       --email <email>            (required)
+  role:create                  Add an access role to an organisation.
+      --org <id>                 organisation id (required)
+      --name <text>              (required)
+      --modules <slugs>          comma-separated module slugs, e.g. dashboard,recipes (default: none)
   seed:demo                    Create the demo organisation (${DEMO_LOGIN.email}) if it is missing.
   help                         Show this help.
 
@@ -54,6 +67,7 @@ const COMMANDS = [
   'user:create',
   'user:set-password',
   'user:login-link',
+  'role:create',
   'seed:demo',
 ];
 
@@ -184,6 +198,28 @@ async function run(
       out(link.url);
       return;
     }
+    case 'role:create': {
+      const organisationId = positiveInt(options, 'org', true) as number;
+      const slugs = (optional(options, 'modules') ?? '')
+        .split(',')
+        .map((slug) => slug.trim())
+        .filter(Boolean);
+      const unknown = slugs.filter((slug) => !(MODULE_SLUGS as readonly string[]).includes(slug));
+      if (unknown.length > 0) {
+        throw new UsageError(`--modules: unknown ${unknown.join(', ')}; known: ${MODULE_SLUGS.join(', ')}`);
+      }
+      if (!(await organisationExists(db, organisationId)))
+        throw new UsageError('no organisation has that id');
+      const modules = await listClientModules(db);
+      const roleId = await insertRole(db, {
+        organisationId,
+        name: required(options, 'name'),
+        isAdminRole: false,
+        moduleIds: modules.filter((m) => slugs.includes(m.slug)).map((m) => m.id),
+      });
+      out(`Access role ${roleId} created with ${slugs.length > 0 ? slugs.join(', ') : 'no modules'}.`);
+      return;
+    }
     case 'seed:demo': {
       await migrateToLatest(db);
       const created = await seedDemo(db);
@@ -229,6 +265,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         email: { type: 'string' },
         role: { type: 'string' },
         'acl-role': { type: 'string' },
+        modules: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -19,3 +19,8 @@ export function countOrganisations(db: Kysely<Database>) {
     .executeTakeFirstOrThrow()
     .then((row) => Number(row.count));
 }
+
+export async function organisationExists(db: Kysely<Database>, id: number) {
+  const row = await db.selectFrom('organisations').select('id').where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
