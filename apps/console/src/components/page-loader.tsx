@@ -1,11 +1,11 @@
 import { Center, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Full-page loading state: never a blank page while the first data is on its way. */
-export function PageLoader() {
+/** Loading state: never a blank page while data is on its way. `inline` fits inside a layout. */
+export function PageLoader({ inline = false }: { inline?: boolean }) {
   const { t } = useTranslation();
   return (
-    <Center mih="100dvh" role="status" aria-label={t('Loading…')}>
+    <Center mih={inline ? 240 : '100dvh'} role="status" aria-label={t('Loading…')}>
       <Loader aria-hidden="true" />
     </Center>
   );

@@ -1,10 +1,7 @@
-import { MODULE_LABELS, type Locale } from '@kontrol/contracts';
+import { MODULE_LABELS, type ModuleSlug } from '@kontrol/contracts';
+import { getLocale } from './i18n';
 
-/**
- * The label of an access module in the interface language (SPEC §2 sidebar). A slug the console
- * does not know yet (a newer server) shows the server's own name for it.
- */
-export function getModuleLabel(module: { slug: string; name: string }, locale: Locale): string {
-  const labels = (MODULE_LABELS as Partial<Record<string, { ru: string; en: string }>>)[module.slug];
-  return labels ? labels[locale] : module.name;
+/** The sidebar label of a module (SPEC §2) in the interface language. */
+export function moduleLabel(slug: ModuleSlug): string {
+  return MODULE_LABELS[slug][getLocale()];
 }

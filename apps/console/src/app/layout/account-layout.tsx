@@ -1,0 +1,134 @@
+import type { AuthUser } from '@kontrol/contracts';
+import {
+  ActionIcon,
+  AppShell,
+  Burger,
+  Drawer,
+  Group,
+  Menu,
+  ScrollArea,
+  Text,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useNavigate } from 'react-router';
+import { LanguageSwitch } from '../../components/language-switch';
+import { PageLoader } from '../../components/page-loader';
+import { paths } from '../../config/paths';
+import { authUserKey } from '../../features/auth/session';
+import { useReferenceData } from '../../features/reference-data/use-reference-data';
+import { MainNav } from './main-nav';
+
+/**
+ * The signed-in frame: header (menu button on small screens, language, colour scheme, user menu),
+ * the sidebar (a drawer below 768 px) and the page. Pages render once the reference data has
+ * loaded (SPEC §1); until then a loader shows.
+ */
+export function AccountLayout() {
+  const { data: user } = useQuery<AuthUser>({ queryKey: authUserKey, enabled: false });
+  // The route's loader put the user in the cache; a reset (logout) empties it on the way out.
+  if (!user) return <PageLoader />;
+  return <SignedInShell user={user} />;
+}
+
+function SignedInShell({ user }: { user: AuthUser }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [drawerOpened, drawer] = useDisclosure(false);
+  const { ready } = useReferenceData(user);
+  const logout = () => {
+    drawer.close();
+    void navigate(paths.auth.logout);
+  };
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: true } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={drawerOpened}
+              onClick={drawer.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('Open menu')}
+            />
+            <Text component={Link} to={paths.root} fw={700} size="lg" c="inherit" td="none">
+              Kontrol
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <LanguageSwitch />
+            <ColorSchemeToggle />
+            <UserMenu user={user} onLogout={logout} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" visibleFrom="sm">
+        <AppShell.Section grow component={ScrollArea}>
+          <MainNav user={user} onLogout={logout} />
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <Drawer
+        opened={drawerOpened}
+        onClose={drawer.close}
+        title={t('Main menu')}
+        size="80%"
+        hiddenFrom="sm"
+        closeButtonProps={{ 'aria-label': t('Close menu') }}
+      >
+        <MainNav user={user} onNavigate={drawer.close} onLogout={logout} />
+      </Drawer>
+
+      <AppShell.Main>{ready ? <Outlet /> : <PageLoader inline />}</AppShell.Main>
+    </AppShell>
+  );
+}
+
+function ColorSchemeToggle() {
+  const { t } = useTranslation();
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light');
+  return (
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label={t('Toggle colour scheme')}
+      onClick={() => setColorScheme(computed === 'dark' ? 'light' : 'dark')}
+    >
+      <span aria-hidden="true">{computed === 'dark' ? '☀' : '☾'}</span>
+    </ActionIcon>
+  );
+}
+
+function UserMenu({ user, onLogout }: { user: AuthUser; onLogout: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton px="xs" py={4} style={{ borderRadius: 4 }}>
+          <Text size="sm" fw={500} truncate maw={{ base: 90, xs: 180 }}>
+            {user.name}
+          </Text>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{user.organisation.name}</Menu.Label>
+        <Menu.Item component={Link} to={paths.account.profile}>
+          {t('Profile')}
+        </Menu.Item>
+        <Menu.Item onClick={onLogout}>{t('Log out')}</Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

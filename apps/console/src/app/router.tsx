@@ -1,0 +1,90 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, redirect } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import { loginWithRedirect, paths } from '../config/paths';
+import { accountLoader, guestLoader } from '../features/auth/loaders';
+import { isSignedInAndNotGuest, resetSession } from '../features/auth/session';
+import { onSessionEnded } from '../lib/api-client';
+import { loadChunk } from '../lib/lazy-route';
+import { AuthLayout } from './layout/auth-layout';
+import { NotFoundPage, StandaloneNotFoundPage } from './routes/not-found-page';
+import { RouteError } from './routes/route-error';
+
+/** A page loaded on demand, with SPEC §9's chunk timeout; `name` is the component's export. */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return async () => ({ Component: (await loadChunk(load))[name] as ComponentType });
+}
+
+/**
+ * The routes of SPEC §2. Domain screens join as their issues land; a held module's path without
+ * its screen shows the not-found page inside the account frame.
+ */
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    errorElement: <RouteError />,
+    HydrateFallback: PageLoader,
+    children: [
+      { index: true, loader: () => redirect(paths.auth.login) },
+      {
+        path: 'auth',
+        Component: AuthLayout,
+        children: [
+          { index: true, loader: () => redirect(paths.auth.login) },
+          {
+            path: 'login',
+            loader: guestLoader,
+            lazy: page(() => import('../features/auth/routes/login-page'), 'LoginPage'),
+          },
+          {
+            path: 'register',
+            loader: guestLoader,
+            lazy: page(() => import('../features/auth/routes/register-page'), 'RegisterPage'),
+          },
+          {
+            path: 'forgot-password',
+            loader: guestLoader,
+            lazy: page(() => import('../features/auth/routes/forgot-password-page'), 'ForgotPasswordPage'),
+          },
+          {
+            path: 'reset-password',
+            loader: guestLoader,
+            lazy: page(() => import('../features/auth/routes/reset-password-page'), 'ResetPasswordPage'),
+          },
+        ],
+      },
+      { path: 'auth/logout', lazy: page(() => import('../features/auth/routes/logout-page'), 'LogoutPage') },
+      { path: 'logout', loader: () => redirect(paths.auth.logout) },
+      {
+        path: 'account',
+        loader: accountLoader,
+        // The module check of SPEC §4 runs on every navigation, not only on entering the area.
+        shouldRevalidate: () => true,
+        lazy: page(() => import('./layout/account-layout'), 'AccountLayout'),
+        children: [
+          { index: true, loader: () => redirect(paths.account.dashboard) },
+          {
+            path: 'dashboard',
+            lazy: page(() => import('../features/dashboard/routes/dashboard-page'), 'DashboardPage'),
+          },
+          { path: 'no_access', lazy: page(() => import('./routes/no-access-page'), 'NoAccessPage') },
+          {
+            path: 'profile',
+            lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
+          },
+          { path: '*', Component: NotFoundPage },
+        ],
+      },
+      { path: '*', Component: StandaloneNotFoundPage },
+    ],
+  },
+]);
+
+// SPEC §8: a 401 or 419 while a user is signed in and not guest signs them out, back to login.
+onSessionEnded(() => {
+  if (!isSignedInAndNotGuest()) return;
+  resetSession();
+  const { pathname, search } = router.state.location;
+  if (pathname !== paths.auth.login)
+    void router.navigate(loginWithRedirect(pathname + search), { replace: true });
+});

@@ -1,0 +1,40 @@
+import type { ModuleSlug } from '@kontrol/contracts';
+
+/** Every URL of the console, in one place (STYLE rule 5). */
+export const paths = {
+  root: '/',
+  auth: {
+    login: '/auth/login',
+    register: '/auth/register',
+    forgotPassword: '/auth/forgot-password',
+    resetPassword: '/auth/reset-password',
+    logout: '/auth/logout',
+  },
+  account: {
+    dashboard: '/account/dashboard',
+    noAccess: '/account/no_access',
+    profile: '/account/profile',
+  },
+} as const;
+
+/** Where each module's sidebar entry leads (SPEC §2 account area). */
+export const modulePaths: Record<ModuleSlug, string> = {
+  dashboard: '/account/dashboard',
+  telemetry: '/account/telemetry',
+  requests: '/account/requests',
+  device_event_template: '/account/device_event_templates',
+  recipes: '/account/recipes',
+  addresses: '/account/addresses',
+  devices: '/account/devices',
+  users: '/account/users',
+  settings: '/account/settings',
+  billing: '/account/billing',
+};
+
+/** Account pages open to every signed-in user, whatever modules they hold. */
+export const pathsWithoutModule: readonly string[] = [paths.account.noAccess, paths.account.profile];
+
+/** `/auth/login?redirect=…`: where to go after signing in. */
+export function loginWithRedirect(intended: string): string {
+  return `${paths.auth.login}?${new URLSearchParams({ redirect: intended }).toString()}`;
+}

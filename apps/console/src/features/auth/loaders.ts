@@ -1,0 +1,59 @@
+import { redirect, type LoaderFunctionArgs } from 'react-router';
+import { loginWithRedirect } from '../../config/paths';
+import { endsSession } from '../../lib/api-errors';
+import { cachedUser, isRememberedAsSignedIn, landingPath, loadUser, mayOpen, rememberGuest } from './session';
+
+/** What a guest page learns from its loader: whether an `auth_token` link failed. */
+export interface GuestPageData {
+  tokenFailed: boolean;
+}
+
+/**
+ * Guest-only pages (SPEC §4): an `auth_token` query parameter signs the user in with that token;
+ * without one, a browser remembered as signed in tries to load its user. Either way a signed-in user
+ * goes to their landing page; everyone else is marked guest and sees the page.
+ */
+export async function guestLoader({ request }: LoaderFunctionArgs): Promise<GuestPageData | Response> {
+  const token = new URL(request.url).searchParams.get('auth_token');
+  if (token) {
+    try {
+      return redirect(landingPath(await loadUser(token)));
+    } catch (error) {
+      console.error('The login link did not work', error);
+      rememberGuest(true);
+      return { tokenFailed: true };
+    }
+  }
+  const known = cachedUser();
+  if (known) return redirect(landingPath(known));
+  if (isRememberedAsSignedIn()) {
+    try {
+      return redirect(landingPath(await loadUser()));
+    } catch {
+      // No session any more: this browser is a guest now.
+    }
+  }
+  rememberGuest(true);
+  return { tokenFailed: false };
+}
+
+/**
+ * Account pages (SPEC §4): the user is loaded if missing; without one, to the login page with the
+ * intended path in `redirect`. A page whose address holds none of the user's module slugs sends the
+ * user to their landing page instead.
+ */
+export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Response | null> {
+  const url = new URL(request.url);
+  let user = cachedUser();
+  if (!user) {
+    try {
+      user = await loadUser();
+    } catch (error) {
+      if (!endsSession(error)) throw error;
+      rememberGuest(true);
+      return redirect(loginWithRedirect(url.pathname + url.search));
+    }
+  }
+  if (!mayOpen(url.pathname, user)) return redirect(landingPath(user));
+  return null;
+}

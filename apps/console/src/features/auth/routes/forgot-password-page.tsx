@@ -1,0 +1,57 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { FormFailure } from '../../../components/form-failure';
+import { ScreenTitle } from '../../../components/screen-title';
+import { paths } from '../../../config/paths';
+import { useSubmit } from '../../../lib/use-submit';
+import { sendResetLink } from '../api/password-reset';
+
+/** `/auth/forgot-password`: e-mails a reset link; the server answers the same for any address. */
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(`${t('Reset your password')} · Kontrol`);
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState<string | null>(null);
+  const action = useCallback(() => sendResetLink(email), [email]);
+  const { submit, submitting, failure, fieldError } = useSubmit(action, setSent);
+
+  return (
+    <>
+      <ScreenTitle size="h2" mb="xs">
+        {t('Reset your password')}
+      </ScreenTitle>
+      <Text size="sm" c="dimmed" mb="lg">
+        {t('Enter the e-mail of your account and we will send you a link to choose a new password.')}
+      </Text>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="md">
+          {sent && (
+            <Alert color="green" role="status">
+              {sent}
+            </Alert>
+          )}
+          <FormFailure failure={failure} fields={['email']} />
+          <TextInput
+            label={t('E-mail')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            spellCheck={false}
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            error={fieldError('email')}
+          />
+          <Button type="submit" fullWidth loading={submitting}>
+            {t('Send the link')}
+          </Button>
+          <Anchor component={Link} to={paths.auth.login} size="sm">
+            {t('Back to sign in')}
+          </Anchor>
+        </Stack>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import type { AuthUser } from '@kontrol/contracts';
+import { useIsFetching, useQueries, type QueryClient } from '@tanstack/react-query';
+import { referenceKey, referenceResources, type LoadingFlag, type ReferenceResource } from './resources';
+
+function queryFor(resource: ReferenceResource) {
+  return {
+    queryKey: referenceKey(resource.name),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
+      try {
+        return await resource.load(signal);
+      } catch (error) {
+        // SPEC §8: a failed load is logged, its flag cleared, and nothing is shown to the user.
+        console.error(`Could not load ${resource.name}`, error);
+        throw error;
+      }
+    },
+    staleTime: resource.cached ? Number.POSITIVE_INFINITY : 30_000,
+  };
+}
+
+/**
+ * Starts loading the reference data the user's modules allow and says whether the account pages
+ * may render: when every gating resource has loaded or failed (SPEC §1).
+ */
+export function useReferenceData(user: AuthUser): { ready: boolean } {
+  const held = new Set(user.acl_modules.map((m) => m.slug));
+  const resources = referenceResources.filter((r) => held.has(r.module));
+  const results = useQueries({ queries: resources.map(queryFor) });
+  const ready = resources.every((resource, index) => !resource.gates || !results[index]?.isPending);
+  return { ready };
+}
+
+/** SPEC §4 loading flags: true while any request of that resource is under way. */
+export function useLoadingFlag(flag: LoadingFlag): boolean {
+  const names = referenceResources.filter((r) => r.flag === flag).map((r) => r.name);
+  return (
+    useIsFetching({
+      predicate: (query) => query.queryKey[0] === 'reference' && names.includes(String(query.queryKey[1])),
+    }) > 0
+  );
+}
+
+/**
+ * Reloads reference lists after a change (SPEC §4): `force` bypasses the address/room cache. After
+ * an address or a room changes, call it with both, forced.
+ */
+export async function reloadReference(
+  client: QueryClient,
+  names: string[],
+  options: { force?: boolean } = {},
+) {
+  await Promise.all(
+    names.map((name) =>
+      options.force
+        ? client.refetchQueries({ queryKey: referenceKey(name) })
+        : client.invalidateQueries({ queryKey: referenceKey(name) }),
+    ),
+  );
+}

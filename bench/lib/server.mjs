@@ -1,0 +1,323 @@
+// One way to run the real Kontrol server for browser tests (e2e/) and the console budgets (bench/):
+// build what is missing, start `node apps/api/dist/server.js` on a free port with a fresh SQLite
+// database, wait for /readyz, seed fixtures through the operator CLI, sign in through the API, and
+// stop the server again. Plain JavaScript with JSDoc types so both Node scripts and the Playwright
+// TypeScript import it.
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Newest modification time below `path` (node_modules and dist left out), 0 when it is missing. */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = 0;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    latest = Math.max(latest, newest(join(path, entry)));
+  }
+  return latest;
+}
+
+/**
+ * Compiles the server (`tsc -b`, incremental) and rebuilds the console when its dist/index.html is
+ * missing or older than its sources (or the contracts it bundles). `CONSOLE_DIST` set: that folder
+ * is served as it is and the console is not built. `E2E_SKIP_BUILD=1`: nothing is built.
+ * @param {{ log?: (line: string) => void }} [options]
+ */
+export function buildIfNeeded({ log = (line) => console.log(line) } = {}) {
+  if (process.env.E2E_SKIP_BUILD === '1') {
+    log('build skipped (E2E_SKIP_BUILD=1)');
+    return;
+  }
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (process.env.CONSOLE_DIST) return;
+  const consoleDir = join(ROOT, 'apps/console');
+  const index = join(consoleDir, 'dist/index.html');
+  const sources = Math.max(newest(consoleDir), newest(join(ROOT, 'packages/contracts/src')));
+  if (!existsSync(index) || statSync(index).mtimeMs < sources) {
+    log('building the console (apps/console/dist is missing or older than its sources)…');
+    execFileSync('npm', ['run', 'build', '--silent', '-w', '@kontrol/console'], { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1 (the kernel's choice: ephemeral range). */
+export function freePort() {
+  return /** @type {Promise<number>} */ (
+    new Promise((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        const port = typeof address === 'object' && address ? address.port : 0;
+        probe.close(() => resolve(port));
+      });
+    })
+  );
+}
+
+/**
+ * Polls `${baseURL}/readyz` until it answers 200.
+ * @param {string} baseURL
+ * @param {{ timeoutMs?: number, isAlive?: () => boolean }} [options]
+ */
+export async function waitForReady(baseURL, { timeoutMs = 60_000, isAlive = () => true } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!isAlive()) throw new Error('the server exited before it became ready');
+    try {
+      if ((await fetch(`${baseURL}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${baseURL}/readyz did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * @typedef {object} RunningServer
+ * @property {string} baseURL     e.g. http://127.0.0.1:41234
+ * @property {number} pid         the server process
+ * @property {string} dir         temporary folder holding the database and the log
+ * @property {string} databaseUrl `sqlite:<dir>/kontrol.db`
+ * @property {string} logFile     the server's stdout and stderr
+ * @property {() => Promise<void>} stop  SIGTERM, then SIGKILL after 15 s; removes `dir`
+ */
+
+/**
+ * Starts the real server (`node apps/api/dist/server.js`) on a free port with a fresh temporary
+ * SQLite database, DEMO=0 and LOG_LEVEL=warn, and waits until /readyz answers.
+ * @param {{ env?: Record<string, string> }} [options]
+ * @returns {Promise<RunningServer>}
+ */
+export async function startServer({ env = {} } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'kontrol-e2e-'));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const databaseUrl = `sqlite:${join(dir, 'kontrol.db')}`;
+  const logFile = join(dir, 'server.log');
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, [join(ROOT, 'apps/api/dist/server.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_URL: baseURL,
+      DATABASE_URL: databaseUrl,
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+      SMTP_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  let exited = child.exitCode !== null;
+  const exit = new Promise((resolve) => child.once('exit', () => resolve(undefined)));
+  child.once('exit', () => (exited = true));
+  const pid = /** @type {number} */ (child.pid);
+  const stop = async () => {
+    await stopProcess(pid, exit);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForReady(baseURL, { isAlive: () => !exited });
+  } catch (error) {
+    const output = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4000) : '';
+    await stop();
+    throw new Error(`${/** @type {Error} */ (error).message}\n--- server output ---\n${output}`);
+  }
+  return { baseURL, pid, dir, databaseUrl, logFile, stop };
+}
+
+/**
+ * Ends the process `pid` (one this code started): SIGTERM, then SIGKILL after `graceMs`.
+ * @param {number} pid
+ * @param {Promise<unknown>} [exited] resolves when the process has exited (else `pid` is polled)
+ * @param {number} [graceMs]
+ */
+export async function stopProcess(pid, exited, graceMs = 15_000) {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  process.kill(pid, 'SIGTERM');
+  const gone =
+    exited ??
+    (async () => {
+      while (alive()) await new Promise((resolve) => setTimeout(resolve, 100));
+    })();
+  const timedOut = await Promise.race([
+    gone.then(() => false),
+    new Promise((resolve) => setTimeout(() => resolve(true), graceMs)),
+  ]);
+  if (timedOut && alive()) process.kill(pid, 'SIGKILL');
+}
+
+/**
+ * Runs the operator CLI (`node apps/api/dist/cli.js …`) on the given database; returns its stdout.
+ * @param {string[]} args
+ * @param {{ databaseUrl: string }} options
+ */
+export function runCli(args, { databaseUrl }) {
+  try {
+    return execFileSync(process.execPath, [join(ROOT, 'apps/api/dist/cli.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (error) {
+    const failure = /** @type {{ stderr?: string, stdout?: string, message: string }} */ (error);
+    throw new Error(`kontrol ${args[0]} failed: ${failure.stderr || failure.stdout || failure.message}`);
+  }
+}
+
+/** @param {string} output @param {RegExp} pattern @param {string} what */
+function capture(output, pattern, what) {
+  const match = pattern.exec(output);
+  if (!match?.[1]) throw new Error(`could not read the ${what} from: ${output}`);
+  return Number(match[1]);
+}
+
+/**
+ * @typedef {object} Login
+ * @property {string} email
+ * @property {string} password
+ * @property {string} name     shown on the user menu button
+ * @property {string[]} modules the module slugs the user holds
+ */
+
+/**
+ * @typedef {object} Fixtures
+ * @property {number} organisationId
+ * @property {Login} admin         organisation admin: every module
+ * @property {Login} recipes       access role with `recipes` only
+ * @property {Login} noModules     no access role: no module
+ * @property {Login} dashboardUsers access role with `dashboard,users`
+ * @property {Login} profile       `dashboard,users`, for tests that end or change its session
+ */
+
+export const ALL_MODULES = [
+  'dashboard',
+  'telemetry',
+  'requests',
+  'device_event_template',
+  'recipes',
+  'addresses',
+  'devices',
+  'users',
+  'settings',
+  'billing',
+];
+
+/**
+ * Seeds one organisation through the operator CLI (the real public door): an admin, two access
+ * roles and three more users. `suffix` keeps e-mails unique on a database that already has users.
+ * @param {{ databaseUrl: string, suffix?: string }} options
+ * @returns {Fixtures}
+ */
+export function seedFixtures({ databaseUrl, suffix = '' }) {
+  const password = 'kontrol-e2e-1234';
+  const mail = (/** @type {string} */ local) => `${local}${suffix}@e2e.kontrol.test`;
+  const cli = (/** @type {string[]} */ args) => runCli(args, { databaseUrl });
+
+  const admin = { email: mail('admin'), password, name: 'Анна Админова', modules: ALL_MODULES };
+  const organisationId = capture(
+    cli([
+      'org:create',
+      '--name',
+      `E2E ${suffix || 'organisation'}`,
+      '--admin-email',
+      admin.email,
+      '--admin-name',
+      admin.name,
+      '--password',
+      password,
+    ]),
+    /^Organisation (\d+) created; admin user \d+ </m,
+    'organisation id',
+  );
+  const role = (/** @type {string} */ name, /** @type {string[]} */ modules) =>
+    capture(
+      cli(['role:create', '--org', String(organisationId), '--name', name, '--modules', modules.join(',')]),
+      /^Access role (\d+) created with /m,
+      'access role id',
+    );
+  const recipesRole = role('Повар', ['recipes']);
+  const dashboardUsersRole = role('Менеджер', ['dashboard', 'users']);
+
+  const user = (
+    /** @type {string} */ local,
+    /** @type {string} */ name,
+    /** @type {number | null} */ roleId,
+    /** @type {string[]} */ modules,
+  ) => {
+    const login = { email: mail(local), password, name, modules };
+    const args = ['user:create', '--org', String(organisationId), '--email', login.email, '--name', name];
+    if (roleId !== null) args.push('--acl-role', String(roleId));
+    cli([...args, '--password', password]);
+    return login;
+  };
+  return {
+    organisationId,
+    admin,
+    recipes: user('recipes', 'Роман Рецептов', recipesRole, ['recipes']),
+    noModules: user('nomodules', 'Нина Безмодульная', null, []),
+    dashboardUsers: user('manager', 'Мария Менеджерова', dashboardUsersRole, ['dashboard', 'users']),
+    profile: user('profile', 'Пётр Профилев', dashboardUsersRole, ['dashboard', 'users']),
+  };
+}
+
+/**
+ * Signs in through the API as the console does (GET /sanctum/csrf-cookie, then POST /api/login
+ * with X-XSRF-TOKEN). Returns the session's cookies, as a `Cookie` header and one by one.
+ * @param {string} baseURL
+ * @param {{ email: string, password: string }} login
+ */
+export async function apiLogin(baseURL, { email, password }) {
+  /** @type {Map<string, string>} */
+  const jar = new Map();
+  const keep = (/** @type {Response} */ response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  };
+  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  keep(await fetch(`${baseURL}/sanctum/csrf-cookie`));
+  const xsrf = decodeURIComponent(jar.get('XSRF-TOKEN') ?? '');
+  const response = await fetch(`${baseURL}/api/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      cookie: header(),
+      'x-xsrf-token': xsrf,
+    },
+    body: JSON.stringify({ email, password }),
+  });
+  if (response.status !== 200) throw new Error(`login of ${email} answered ${response.status}`);
+  keep(response);
+  return {
+    cookieHeader: header(),
+    cookies: [...jar].map(([name, value]) => ({ name, value })),
+  };
+}

@@ -1,0 +1,128 @@
+import { expect, test as base, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import type { Fixtures, Login } from '../../bench/lib/server.mjs';
+
+/**
+ * What every spec shares: the seeded logins (global-setup.ts), the texts of docs/console-shell.md,
+ * and the few steps several specs take (signing in, reading local storage, the XSRF token).
+ */
+
+function readLogins(): Fixtures {
+  const raw = process.env.E2E_FIXTURES;
+  if (!raw) throw new Error('E2E_FIXTURES is not set: run the specs through `npm run test:e2e` (global setup)');
+  return JSON.parse(raw) as Fixtures;
+}
+
+export const logins = readLogins();
+export type { Login };
+
+/** SPEC §2 sidebar, in its order, with the paths of docs/console-shell.md. */
+export const SIDEBAR_ENTRIES = [
+  { slug: 'dashboard', path: '/account/dashboard', ru: 'Главная', en: 'Dashboard' },
+  { slug: 'telemetry', path: '/account/telemetry', ru: 'Телеметрия', en: 'Telemetry' },
+  { slug: 'requests', path: '/account/requests', ru: 'Жалобы', en: 'Complaints' },
+  {
+    slug: 'device_event_template',
+    path: '/account/device_event_templates',
+    ru: 'Шаблоны тока',
+    en: 'Current templates',
+  },
+  { slug: 'recipes', path: '/account/recipes', ru: 'Рецепты', en: 'Recipes' },
+  { slug: 'addresses', path: '/account/addresses', ru: 'Адреса', en: 'Addresses' },
+  { slug: 'devices', path: '/account/devices', ru: 'Оборудование', en: 'Equipment' },
+  { slug: 'users', path: '/account/users', ru: 'Пользователи', en: 'Users' },
+  { slug: 'settings', path: '/account/settings', ru: 'Настройки', en: 'Settings' },
+  { slug: 'billing', path: '/account/billing', ru: 'Биллинг', en: 'Billing' },
+] as const;
+
+export const test = base;
+export { expect };
+
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches a page URL by its path, with any query (`search`: exactly that query, `?` included). */
+export function urlWithPath(pathname: string, search?: string): RegExp {
+  const query = search === undefined ? '(?:\\?[^#]*)?' : escapeRegExp(search);
+  return new RegExp(`^https?://[^/]+${escapeRegExp(pathname)}${query}(?:#.*)?$`);
+}
+
+/** The login form of docs/console-shell.md (Russian). */
+export function loginForm(page: Page) {
+  return {
+    heading: page.getByRole('heading', { level: 1, name: 'Вход в систему' }),
+    email: page.getByRole('textbox', { name: 'E-mail' }),
+    password: page.getByLabel('Пароль', { exact: true }),
+    submit: page.getByRole('button', { name: 'Войти', exact: true }),
+  };
+}
+
+/** Signs in through the login form, which must be on screen. */
+export async function signInWithForm(page: Page, login: Login) {
+  const form = loginForm(page);
+  await form.email.fill(login.email);
+  await form.password.fill(login.password);
+  await form.submit.click();
+}
+
+/** The XSRF-TOKEN cookie of the browser context, as the X-XSRF-TOKEN header wants it. */
+export async function xsrfToken(context: BrowserContext): Promise<string> {
+  const cookie = (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN');
+  if (!cookie) throw new Error('the browser holds no XSRF-TOKEN cookie');
+  return decodeURIComponent(cookie.value);
+}
+
+/**
+ * Signs in through the API in the page's own cookie jar (as the console does: csrf-cookie, then
+ * POST /api/login with X-XSRF-TOKEN), without touching the page; the next navigation is signed in.
+ */
+export async function signInWithApi(page: Page, login: Login) {
+  const csrf = await page.request.get('/sanctum/csrf-cookie');
+  expect(csrf.status(), 'GET /sanctum/csrf-cookie').toBe(204);
+  const response = await page.request.post('/api/login', {
+    data: { email: login.email, password: login.password },
+    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
+  });
+  expect(response.status(), `POST /api/login as ${login.email}`).toBe(200);
+}
+
+export function storageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((name) => window.localStorage.getItem(name), key);
+}
+
+/** The sidebar landmark (desktop) — docs/console-shell.md: navigation "Основное меню". */
+export function sidebar(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'Основное меню' });
+}
+
+/**
+ * True when none of the elements is shown to the user: none left in the accessibility tree, or each
+ * without a box, invisible, or entirely outside the viewport (an off-canvas panel).
+ */
+export async function noneShown(locator: Locator): Promise<boolean> {
+  return locator.evaluateAll((elements) =>
+    elements.every((element) => {
+      const box = element.getBoundingClientRect();
+      const style = window.getComputedStyle(element);
+      return (
+        box.width === 0 ||
+        box.height === 0 ||
+        style.visibility === 'hidden' ||
+        box.right <= 0 ||
+        box.bottom <= 0 ||
+        box.left >= window.innerWidth ||
+        box.top >= window.innerHeight
+      );
+    }),
+  );
+}
+
+/**
+ * The RU/EN switch: a radio group labelled "Язык интерфейса" (or "Interface language"). The
+ * contract names the options RU and EN; the current switch names them in their own language
+ * ("Русский", "English") with RU/EN shown. Either is accepted.
+ */
+export function languageOption(page: Page, language: 'ru' | 'en'): Locator {
+  const group = page.getByRole('radiogroup', { name: /^(Язык интерфейса|Interface language)$/ });
+  return group.getByRole('radio', { name: language === 'en' ? /^(EN|English)$/ : /^(RU|Русский)$/ });
+}

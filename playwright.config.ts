@@ -1,0 +1,38 @@
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './bench/lib/chromium.mjs';
+
+/**
+ * Browser tests of the console against the real server (e2e/global-setup.ts starts it on a free
+ * port with a fresh SQLite database and seeds the logins; `E2E_BASE_URL` uses a running one).
+ * Debian's Chromium only: no browser is downloaded. The base URL reaches the tests through
+ * PLAYWRIGHT_TEST_BASE_URL, which the global setup sets.
+ */
+const ci = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
+  fullyParallel: false,
+  forbidOnly: ci,
+  retries: ci ? 1 : 0,
+  // Two cores run the server and the browsers: at most two workers, one on CI.
+  workers: ci ? 1 : 2,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: ci ? 'list' : [['list'], ['html', { open: 'never' }]],
+  use: {
+    locale: 'ru-RU',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+      },
+    },
+  ],
+});
