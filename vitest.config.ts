@@ -1,4 +1,4 @@
-import { defaultServerConditions } from 'vite';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -17,6 +17,16 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'] } },
+      {
+        // Component tests of the console in a DOM; the network is faked at the HTTP boundary (msw).
+        resolve: { conditions: ['source', ...defaultClientConditions] },
+        test: {
+          name: 'console',
+          environment: 'jsdom',
+          include: ['apps/console/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['apps/console/src/test/setup.ts'],
+        },
+      },
       {
         extends: true,
         test: {

@@ -126,3 +126,12 @@ export function languageOption(page: Page, language: 'ru' | 'en'): Locator {
   const group = page.getByRole('radiogroup', { name: /^(Язык интерфейса|Interface language)$/ });
   return group.getByRole('radio', { name: language === 'en' ? /^(EN|English)$/ : /^(RU|Русский)$/ });
 }
+
+/** Chooses a language on the switch: the radio itself, or its label when the input is hidden. */
+export async function chooseLanguage(page: Page, language: 'ru' | 'en') {
+  const radio = languageOption(page, language);
+  const id = await radio.getAttribute('id');
+  if (id && !(await radio.isVisible())) await page.locator(`label[for="${id}"]`).click();
+  else await radio.check();
+  await expect(radio).toBeChecked();
+}

@@ -3,7 +3,7 @@ import { createBrowserRouter, redirect } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { loginWithRedirect, paths } from '../config/paths';
 import { accountLoader, guestLoader } from '../features/auth/loaders';
-import { isSignedInAndNotGuest, resetSession } from '../features/auth/session';
+import { forgetUser, isSignedInAndNotGuest, resetSession } from '../features/auth/session';
 import { onSessionEnded } from '../lib/api-client';
 import { loadChunk } from '../lib/lazy-route';
 import { AuthLayout } from './layout/auth-layout';
@@ -83,8 +83,8 @@ export const router = createBrowserRouter([
 // SPEC §8: a 401 or 419 while a user is signed in and not guest signs them out, back to login.
 onSessionEnded(() => {
   if (!isSignedInAndNotGuest()) return;
-  resetSession();
   const { pathname, search } = router.state.location;
-  if (pathname !== paths.auth.login)
-    void router.navigate(loginWithRedirect(pathname + search), { replace: true });
+  forgetUser();
+  if (pathname === paths.auth.login) resetSession();
+  else void router.navigate(loginWithRedirect(pathname + search), { replace: true }).then(resetSession);
 });

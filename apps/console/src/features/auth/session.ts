@@ -16,11 +16,24 @@ export function setSignedIn(user: AuthUser): void {
   rememberGuest(false);
 }
 
-/** SPEC §4 reset: every cached resource and loading flag goes, and the browser is a guest again. */
+/**
+ * The first half of signing out: the user is forgotten and the browser marked guest, so the
+ * account frame stops (its queries with it) and guest pages see nobody signed in.
+ */
+export function forgetUser(): void {
+  rememberGuest(true);
+  queryClient.removeQueries({ queryKey: authUserKey });
+}
+
+/**
+ * SPEC §4 reset: every cached resource and loading flag goes, and the browser is a guest again.
+ * Call it once the account frame is gone (after navigating away from it), or its mounted queries
+ * would load again at once.
+ */
 export function resetSession(): void {
+  forgetUser();
   queryClient.cancelQueries().catch(() => undefined);
   queryClient.clear();
-  rememberGuest(true);
 }
 
 /** Loads the user (with a one-time `auth_token` when given) and remembers them as signed in. */
