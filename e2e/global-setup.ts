@@ -45,6 +45,6 @@ function execute(step: () => void) {
   try {
     step();
   } catch (error) {
-    throw new Error(`e2e global setup: the build failed: ${(error as Error).message}`);
+    throw new Error(`e2e global setup: the build failed: ${(error as Error).message}`, { cause: error });
   }
 }

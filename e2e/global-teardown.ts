@@ -10,7 +10,8 @@ export default async function globalTeardown() {
   if (log && existsSync(log)) {
     const output = readFileSync(log, 'utf8').trim();
     // LOG_LEVEL=warn: anything here is a warning or an error worth a look.
-    if (output) console.log(`e2e: the server logged (last 40 lines):\n${output.split('\n').slice(-40).join('\n')}`);
+    if (output)
+      console.log(`e2e: the server logged (last 40 lines):\n${output.split('\n').slice(-40).join('\n')}`);
   }
   const dir = process.env.E2E_SERVER_DIR;
   if (dir && process.env.E2E_KEEP_TMP !== '1') rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,12 @@ const cases: { who: string; login: Login; path: string; heading?: string }[] = [
   { who: 'the admin', login: logins.admin, path: '/account/dashboard', heading: 'Главная' },
   // The recipes screen is a later issue: its path shows the not-found page inside the account frame.
   { who: 'the recipes-only user', login: logins.recipes, path: '/account/recipes' },
-  { who: 'the user without modules', login: logins.noModules, path: '/account/no_access', heading: 'Нет доступа' },
+  {
+    who: 'the user without modules',
+    login: logins.noModules,
+    path: '/account/no_access',
+    heading: 'Нет доступа',
+  },
 ];
 
 for (const { who, login, path, heading } of cases) {

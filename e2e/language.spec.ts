@@ -1,4 +1,12 @@
-import { chooseLanguage, expect, logins, sidebar, signInWithApi, storageItem, test } from './support/fixtures';
+import {
+  chooseLanguage,
+  expect,
+  logins,
+  sidebar,
+  signInWithApi,
+  storageItem,
+  test,
+} from './support/fixtures';
 
 // SPEC §9: Russian by default; the choice of language is stored (local storage `locale`).
 test('switching to English survives a reload', async ({ page }) => {

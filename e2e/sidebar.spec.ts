@@ -14,7 +14,10 @@ test('the admin sees all ten entries in order, and Выход', async ({ page })
   for (const [index, entry] of SIDEBAR_ENTRIES.entries()) {
     await expect(links.nth(index)).toHaveAttribute('href', entry.path);
   }
-  await expect(nav.getByRole('link', { name: 'Главная', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Главная', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Выход', exact: true })).toBeVisible();
 });

@@ -4,7 +4,16 @@
 // stop the server again. Plain JavaScript with JSDoc types so both Node scripts and the Playwright
 // TypeScript import it.
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,7 +55,10 @@ export function buildIfNeeded({ log = (line) => console.log(line) } = {}) {
   const sources = Math.max(newest(consoleDir), newest(join(ROOT, 'packages/contracts/src')));
   if (!existsSync(index) || statSync(index).mtimeMs < sources) {
     log('building the console (apps/console/dist is missing or older than its sources)…');
-    execFileSync('npm', ['run', 'build', '--silent', '-w', '@kontrol/console'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('npm', ['run', 'build', '--silent', '-w', '@kontrol/console'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
   }
 }
 
@@ -136,7 +148,9 @@ export async function startServer({ env = {} } = {}) {
   } catch (error) {
     const output = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4000) : '';
     await stop();
-    throw new Error(`${/** @type {Error} */ (error).message}\n--- server output ---\n${output}`);
+    throw new Error(`${/** @type {Error} */ (error).message}\n--- server output ---\n${output}`, {
+      cause: error,
+    });
   }
   return { baseURL, pid, dir, databaseUrl, logFile, stop };
 }
@@ -185,7 +199,9 @@ export function runCli(args, { databaseUrl }) {
     });
   } catch (error) {
     const failure = /** @type {{ stderr?: string, stdout?: string, message: string }} */ (error);
-    throw new Error(`kontrol ${args[0]} failed: ${failure.stderr || failure.stdout || failure.message}`);
+    throw new Error(`kontrol ${args[0]} failed: ${failure.stderr || failure.stdout || failure.message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -8,7 +8,8 @@ import type { Fixtures, Login } from '../../bench/lib/server.mjs';
 
 function readLogins(): Fixtures {
   const raw = process.env.E2E_FIXTURES;
-  if (!raw) throw new Error('E2E_FIXTURES is not set: run the specs through `npm run test:e2e` (global setup)');
+  if (!raw)
+    throw new Error('E2E_FIXTURES is not set: run the specs through `npm run test:e2e` (global setup)');
   return JSON.parse(raw) as Fixtures;
 }
 

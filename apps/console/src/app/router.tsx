@@ -3,6 +3,7 @@ import { createBrowserRouter, redirect } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { loginWithRedirect, paths } from '../config/paths';
 import { accountLoader, guestLoader } from '../features/auth/loaders';
+import { ACCOUNT_ROUTE_ID } from '../features/auth/use-current-user';
 import { forgetUser, isSignedInAndNotGuest, resetSession } from '../features/auth/session';
 import { onSessionEnded } from '../lib/api-client';
 import { loadChunk } from '../lib/lazy-route';
@@ -57,6 +58,7 @@ export const router = createBrowserRouter([
       { path: 'logout', loader: () => redirect(paths.auth.logout) },
       {
         path: 'account',
+        id: ACCOUNT_ROUTE_ID,
         loader: accountLoader,
         // The module check of SPEC §4 runs on every navigation, not only on entering the area.
         shouldRevalidate: () => true,

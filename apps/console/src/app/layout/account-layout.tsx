@@ -13,13 +13,12 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/language-switch';
 import { PageLoader } from '../../components/page-loader';
 import { paths } from '../../config/paths';
-import { authUserKey } from '../../features/auth/session';
+import { useCurrentUser } from '../../features/auth/use-current-user';
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
 import { MainNav } from './main-nav';
 
@@ -29,13 +28,7 @@ import { MainNav } from './main-nav';
  * loaded (SPEC §1); until then a loader shows.
  */
 export function AccountLayout() {
-  const { data: user } = useQuery<AuthUser>({ queryKey: authUserKey, enabled: false });
-  // The route's loader put the user in the cache; a reset (logout) empties it on the way out.
-  if (!user) return <PageLoader />;
-  return <SignedInShell user={user} />;
-}
-
-function SignedInShell({ user }: { user: AuthUser }) {
+  const user = useCurrentUser();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);

@@ -71,11 +71,11 @@ describe('account pages', () => {
 
   it('let a user in where the address holds one of their module slugs', async () => {
     server.use(http.get('/api/users/auth', () => HttpResponse.json({ data: buildAuthUser(['recipes']) })));
-    expect(await accountLoader(args('/account/recipes'))).toBeNull();
+    expect(await accountLoader(args('/account/recipes'))).toEqual({ user: buildAuthUser(['recipes']) });
     // The user is cached now: the next page asks the server nothing (msw would fail the request).
     server.resetHandlers();
     expect(location(await accountLoader(args('/account/dashboard')))).toBe('/account/recipes');
-    expect(await accountLoader(args('/account/profile'))).toBeNull();
+    expect(await accountLoader(args('/account/profile'))).toEqual({ user: buildAuthUser(['recipes']) });
   });
 
   it('send a user without modules to no_access', async () => {

@@ -1,7 +1,13 @@
+import type { AuthUser } from '@kontrol/contracts';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { loginWithRedirect } from '../../config/paths';
 import { endsSession } from '../../lib/api-errors';
 import { cachedUser, isRememberedAsSignedIn, landingPath, loadUser, mayOpen, rememberGuest } from './session';
+
+/** What an account page learns from the area's loader: who is signed in. */
+export interface AccountData {
+  user: AuthUser;
+}
 
 /** What a guest page learns from its loader: whether an `auth_token` link failed. */
 export interface GuestPageData {
@@ -42,7 +48,7 @@ export async function guestLoader({ request }: LoaderFunctionArgs): Promise<Gues
  * intended path in `redirect`. A page whose address holds none of the user's module slugs sends the
  * user to their landing page instead.
  */
-export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Response | null> {
+export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Response | AccountData> {
   const url = new URL(request.url);
   let user = cachedUser();
   if (!user) {
@@ -55,5 +61,5 @@ export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Re
     }
   }
   if (!mayOpen(url.pathname, user)) return redirect(landingPath(user));
-  return null;
+  return { user };
 }

@@ -1,10 +1,8 @@
-import type { AuthUser } from '@kontrol/contracts';
 import { Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ScreenTitle } from '../../../components/screen-title';
-import { authUserKey } from '../../auth/session';
+import { useCurrentUser } from '../../auth/use-current-user';
 
 /**
  * `/account/dashboard`: the frame of the dashboard. Its counters, graph and lists come with the
@@ -13,11 +11,11 @@ import { authUserKey } from '../../auth/session';
 export function DashboardPage() {
   const { t } = useTranslation();
   useDocumentTitle(`${t('Dashboard')} · Kontrol`);
-  const user = useQueryClient().getQueryData<AuthUser>(authUserKey);
+  const user = useCurrentUser();
   return (
     <>
       <ScreenTitle mb="xs">{t('Dashboard')}</ScreenTitle>
-      {user && <Text c="dimmed">{user.organisation.name}</Text>}
+      <Text c="dimmed">{user.organisation.name}</Text>
     </>
   );
 }

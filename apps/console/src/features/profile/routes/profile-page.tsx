@@ -12,22 +12,22 @@ import {
   Title,
 } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRevalidator } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { formatDateTime } from '../../../lib/format';
 import { useSubmit } from '../../../lib/use-submit';
-import { authUserKey, setSignedIn } from '../../auth/session';
+import { setSignedIn } from '../../auth/session';
+import { useCurrentUser } from '../../auth/use-current-user';
 import { sendVerificationEmail, updatePassword, updateProfile } from '../api/profile';
 
 /** `/account/profile`: the signed-in user's own name, e-mail and password. */
 export function ProfilePage() {
   const { t } = useTranslation();
   useDocumentTitle(`${t('Profile')} · Kontrol`);
-  const { data: user } = useQuery<AuthUser>({ queryKey: authUserKey, enabled: false });
-  if (!user) return null;
+  const user = useCurrentUser();
   return (
     <Stack maw={560} gap="lg">
       <ScreenTitle>{t('Profile')}</ScreenTitle>
@@ -47,10 +47,16 @@ function ProfileForm({ user }: { user: AuthUser }) {
     setSaved(false);
     return updateProfile({ name, email });
   }, [name, email]);
-  const onSaved = useCallback((updated: AuthUser) => {
-    setSignedIn(updated);
-    setSaved(true);
-  }, []);
+  const revalidator = useRevalidator();
+  const onSaved = useCallback(
+    (updated: AuthUser) => {
+      setSignedIn(updated);
+      setSaved(true);
+      // The frame (header name) and this page read the user through the area's loader.
+      void revalidator.revalidate();
+    },
+    [revalidator],
+  );
   const { submit, submitting, failure, fieldError } = useSubmit(action, onSaved);
 
   return (
