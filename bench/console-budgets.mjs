@@ -29,6 +29,11 @@ const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? 3) || 3);
 const KB = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const missed = [];
 
+function describeChanges(status) {
+  if (status === 'unknown') return 'unknown';
+  return status ? 'with uncommitted changes' : 'clean';
+}
+
 function machine() {
   const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown';
   const sh = (command, args) => {
@@ -49,7 +54,9 @@ function machine() {
     chromium: sh(CHROMIUM_PATH, ['--version']),
     lighthouse: JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version,
     axe: JSON.parse(readFileSync(join(ROOT, 'node_modules/axe-core/package.json'), 'utf8')).version,
-    commit: sh('git', ['describe', '--always', '--dirty', '--abbrev=10']),
+    commit: sh('git', ['rev-parse', '--short=10', 'HEAD']),
+    // What is measured is the console and the server: say whether their sources differ from HEAD.
+    changed: describeChanges(sh('git', ['status', '--porcelain', '--', 'apps', 'packages'])),
   };
 }
 
@@ -150,16 +157,37 @@ async function lighthouseRun(url, preset, extraHeaders) {
   }
 }
 
-async function measureLighthouse(baseURL, cookieHeader) {
+/**
+ * The dashboard is measured signed in: the session cookie goes in `extraHeaders`, which Chromium
+ * adds to every request of the page. The console cannot read a cookie that is only a header, so it
+ * would send no X-XSRF-TOKEN, and its first POST (POST /api/acl/roles lists the roles) would answer
+ * 419 and sign it out; the header is therefore sent the same way, as the console would send it.
+ */
+async function measureLighthouse(baseURL, session) {
+  const signedIn = { Cookie: session.cookieHeader, 'X-XSRF-TOKEN': session.xsrf };
   const pages = [
     { name: '/auth/login', url: `${baseURL}/auth/login` },
-    { name: '/account/dashboard', url: `${baseURL}/account/dashboard`, headers: { Cookie: cookieHeader } },
+    { name: '/account/dashboard', url: `${baseURL}/account/dashboard`, headers: signedIn },
   ];
   const rows = [];
   for (const page of pages) {
     for (const preset of ['mobile', 'desktop']) {
       const runs = [];
-      for (let i = 0; i < LH_RUNS; i++) runs.push(await lighthouseRun(page.url, preset, page.headers));
+      const errors = [];
+      for (let i = 0; i < LH_RUNS; i++) {
+        try {
+          runs.push(await lighthouseRun(page.url, preset, page.headers));
+        } catch (error) {
+          errors.push(String(error?.message ?? error).split('\n')[0]);
+        }
+      }
+      if (runs.length === 0) {
+        rows.push({ page: page.name, preset, error: errors[0] });
+        console.log(`lighthouse ${page.name} ${preset}: could not be measured — ${errors[0]}`);
+        continue;
+      }
+      if (errors.length)
+        console.log(`lighthouse ${page.name} ${preset}: ${errors.length} run(s) failed — ${errors[0]}`);
       const row = {
         page: page.name,
         preset,
@@ -269,6 +297,10 @@ function verdicts(js, lh, axe) {
   if (js.gzip9 > TARGETS.initialJsBytes)
     missed.push(`MISSED initial JS of /auth/login: ${KB(js.gzip9)} gzipped > ${KB(TARGETS.initialJsBytes)}`);
   for (const row of lh) {
+    if (row.error) {
+      missed.push(`MISSED Lighthouse ${row.page} (${row.preset}): not measured (${row.error})`);
+      continue;
+    }
     if (row.finalPaths.some((path) => path !== row.page))
       missed.push(
         `MISSED Lighthouse ${row.page} (${row.preset}): the run ended on ${row.finalPaths.join(', ')}`,
@@ -294,7 +326,11 @@ const ok = (pass) => (pass ? 'met' : '**MISSED**');
 
 function markdown(env, js, lh, axe) {
   const lines = [];
-  lines.push(`Measured ${env.date} by \`node bench/console-budgets.mjs\` at commit \`${env.commit}\`.`, '');
+  lines.push(
+    `Measured ${env.date} by \`node bench/console-budgets.mjs\` at commit \`${env.commit}\` ` +
+      `(apps/ and packages/ ${env.changed}).`,
+    '',
+  );
   lines.push(
     `Machine: Node.js ${env.node}, ${env.nproc} CPU cores (\`nproc\`), ${env.cpu}; ${env.chromium}; ` +
       `Lighthouse ${env.lighthouse}; axe-core ${env.axe}.`,
@@ -320,7 +356,9 @@ function markdown(env, js, lh, axe) {
   lines.push(
     `Target: performance and accessibility ≥ ${TARGETS.lighthouse}. Median of ${LH_RUNS} run(s) each; mobile is ` +
       "Lighthouse's default (Moto G Power, simulated slow 4G and 4× CPU slowdown), desktop is its desktop preset. " +
-      'The dashboard is loaded signed in as the admin (session cookie sent with `extraHeaders`).',
+      'The dashboard is loaded signed in as the admin: the session cookie and its X-XSRF-TOKEN are sent with ' +
+      '`extraHeaders` (the console cannot read a cookie passed only as a header, and its POST /api/acl/roles ' +
+      'would otherwise answer 419 and sign it out).',
     '',
   );
   lines.push(
@@ -328,6 +366,12 @@ function markdown(env, js, lh, axe) {
     '|---|---|---:|---:|---:|---:|---:|---:|---|',
   );
   for (const r of lh) {
+    if (r.error) {
+      lines.push(
+        `| \`${r.page}\` | ${r.preset} | not measured: ${r.error.replace(/\|/g, '\\|')} | | | | | | **MISSED** |`,
+      );
+      continue;
+    }
     const pass = r.performance >= TARGETS.lighthouse && r.accessibility >= TARGETS.lighthouse;
     lines.push(
       `| \`${r.page}\` | ${r.preset} | ${r.performance} (${r.performanceRuns.join(', ')}) | ${r.accessibility} | ` +
@@ -335,6 +379,7 @@ function markdown(env, js, lh, axe) {
     );
   }
   const notes = lh.flatMap((r) => {
+    if (r.error) return [];
     const found = [];
     if (r.finalPaths.some((path) => path !== r.page)) found.push(`ended on ${r.finalPaths.join(', ')}`);
     if (r.shifts.length) found.push(`layout shifts (first run): ${r.shifts.join(', ')}`);
@@ -390,7 +435,9 @@ function writeDocs(section) {
 // ---------------------------------------------------------------------------------------------
 
 const env = machine();
-console.log(`console budgets — ${env.date}, node ${env.node}, ${env.nproc} cores, ${env.cpu}, ${env.commit}`);
+console.log(
+  `console budgets — ${env.date}, node ${env.node}, ${env.nproc} cores, ${env.cpu}, ${env.commit} (${env.changed})`,
+);
 buildIfNeeded();
 const server = await startServer();
 let browser;
@@ -413,7 +460,7 @@ try {
   await browser.close();
   browser = undefined;
 
-  const lh = await measureLighthouse(server.baseURL, admin.cookieHeader);
+  const lh = await measureLighthouse(server.baseURL, admin);
 
   verdicts(js, lh, axe);
   const section = markdown(env, js, lh, axe);

@@ -6,6 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
   closeSync,
+  cpSync,
   existsSync,
   mkdtempSync,
   openSync,
@@ -108,12 +109,27 @@ export async function waitForReady(baseURL, { timeoutMs = 60_000, isAlive = () =
 
 /**
  * Starts the real server (`node apps/api/dist/server.js`) on a free port with a fresh temporary
- * SQLite database, DEMO=0 and LOG_LEVEL=warn, and waits until /readyz answers.
+ * SQLite database, DEMO=0 and LOG_LEVEL=warn, and waits until /readyz answers. It serves a copy of
+ * apps/console/dist taken now (unless CONSOLE_DIST is set), so a console rebuild during the run
+ * (which empties dist/ first) cannot turn pages into 404s halfway through.
  * @param {{ env?: Record<string, string> }} [options]
  * @returns {Promise<RunningServer>}
  */
 export async function startServer({ env = {} } = {}) {
+  const built = join(ROOT, 'apps/console/dist');
+  if (!process.env.CONSOLE_DIST && !existsSync(join(built, 'index.html')))
+    throw new Error('apps/console/dist/index.html is missing: build the console first');
   const dir = mkdtempSync(join(tmpdir(), 'kontrol-e2e-'));
+  let consoleDist = process.env.CONSOLE_DIST;
+  if (!consoleDist) {
+    consoleDist = join(dir, 'console-dist');
+    try {
+      cpSync(built, consoleDist, { recursive: true });
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const databaseUrl = `sqlite:${join(dir, 'kontrol.db')}`;
@@ -130,16 +146,29 @@ export async function startServer({ env = {} } = {}) {
       DEMO: '0',
       LOG_LEVEL: 'warn',
       SMTP_URL: '',
+      CONSOLE_DIST: consoleDist,
       ...env,
     },
     stdio: ['ignore', log, log],
   });
   closeSync(log);
-  let exited = child.exitCode !== null;
-  const exit = new Promise((resolve) => child.once('exit', () => resolve(undefined)));
-  child.once('exit', () => (exited = true));
   const pid = /** @type {number} */ (child.pid);
+  let exited = child.exitCode !== null;
+  let stopping = false;
+  const exit = new Promise((resolve) => child.once('exit', () => resolve(undefined)));
+  child.once('exit', (code, signal) => {
+    exited = true;
+    // Nobody asked it to stop: say so at once, with what it logged, before anything else fails.
+    if (!stopping && !expectedExits().has(pid)) {
+      const output = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-4000) : '';
+      console.error(
+        `kontrol server ${baseURL} exited unexpectedly (code ${code}, signal ${signal})` +
+          `\n--- server output ---\n${output}`,
+      );
+    }
+  });
   const stop = async () => {
+    stopping = true;
     await stopProcess(pid, exit);
     rmSync(dir, { recursive: true, force: true });
   };
@@ -156,12 +185,25 @@ export async function startServer({ env = {} } = {}) {
 }
 
 /**
+ * Pids this process was asked to stop. Kept on `globalThis`, so a second copy of this module (the
+ * Playwright runner may load it once for the global setup, once for the teardown) sees them too.
+ * @returns {Set<number>}
+ */
+function expectedExits() {
+  const key = Symbol.for('kontrol.expectedExits');
+  const store = /** @type {Record<symbol, Set<number>>} */ (/** @type {unknown} */ (globalThis));
+  store[key] ??= new Set();
+  return store[key];
+}
+
+/**
  * Ends the process `pid` (one this code started): SIGTERM, then SIGKILL after `graceMs`.
  * @param {number} pid
  * @param {Promise<unknown>} [exited] resolves when the process has exited (else `pid` is polled)
  * @param {number} [graceMs]
  */
 export async function stopProcess(pid, exited, graceMs = 15_000) {
+  expectedExits().add(pid);
   const alive = () => {
     try {
       process.kill(pid, 0);
@@ -303,7 +345,8 @@ export function seedFixtures({ databaseUrl, suffix = '' }) {
 
 /**
  * Signs in through the API as the console does (GET /sanctum/csrf-cookie, then POST /api/login
- * with X-XSRF-TOKEN). Returns the session's cookies, as a `Cookie` header and one by one.
+ * with X-XSRF-TOKEN). Returns the session's cookies, as a `Cookie` header and one by one, and its
+ * CSRF token.
  * @param {string} baseURL
  * @param {{ email: string, password: string }} login
  */
@@ -335,5 +378,7 @@ export async function apiLogin(baseURL, { email, password }) {
   return {
     cookieHeader: header(),
     cookies: [...jar].map(([name, value]) => ({ name, value })),
+    /** The session's CSRF token (the XSRF-TOKEN cookie decoded), for X-XSRF-TOKEN. */
+    xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
   };
 }
