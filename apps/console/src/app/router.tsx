@@ -3,6 +3,8 @@ import { createBrowserRouter, redirect } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { loginWithRedirect, paths } from '../config/paths';
 import { accountLoader, guestLoader } from '../features/auth/loaders';
+import { LoginPage } from '../features/auth/routes/login-page';
+import { prefetchReferenceData } from '../features/reference-data/use-reference-data';
 import { ACCOUNT_ROUTE_ID } from '../features/auth/use-current-user';
 import { forgetUser, isSignedInAndNotGuest, resetSession } from '../features/auth/session';
 import { onSessionEnded } from '../lib/api-client';
@@ -32,11 +34,8 @@ export const router = createBrowserRouter([
         Component: AuthLayout,
         children: [
           { index: true, loader: () => redirect(paths.auth.login) },
-          {
-            path: 'login',
-            loader: guestLoader,
-            lazy: page(() => import('../features/auth/routes/login-page'), 'LoginPage'),
-          },
+          // The most visited entry is in the first bundle: no second round trip before it shows.
+          { path: 'login', loader: guestLoader, Component: LoginPage },
           {
             path: 'register',
             loader: guestLoader,
@@ -59,7 +58,12 @@ export const router = createBrowserRouter([
       {
         path: 'account',
         id: ACCOUNT_ROUTE_ID,
-        loader: accountLoader,
+        loader: async (args) => {
+          const result = await accountLoader(args);
+          // The reference lists start loading now, beside the frame's own script, not after it.
+          if (!(result instanceof Response)) prefetchReferenceData(result.user);
+          return result;
+        },
         // The module check of SPEC §4 runs on every navigation, not only on entering the area.
         shouldRevalidate: () => true,
         lazy: page(() => import('./layout/account-layout'), 'AccountLayout'),

@@ -1,5 +1,6 @@
 import type { AuthUser } from '@kontrol/contracts';
 import { useIsFetching, useQueries, type QueryClient } from '@tanstack/react-query';
+import { queryClient } from '../../lib/query-client';
 import { referenceKey, referenceResources, type LoadingFlag, type ReferenceResource } from './resources';
 
 function queryFor(resource: ReferenceResource) {
@@ -18,13 +19,22 @@ function queryFor(resource: ReferenceResource) {
   };
 }
 
+function resourcesFor(user: AuthUser) {
+  const held = new Set(user.acl_modules.map((m) => m.slug));
+  return referenceResources.filter((r) => held.has(r.module));
+}
+
+/** Starts loading what {@link useReferenceData} will wait for, as early as the user is known. */
+export function prefetchReferenceData(user: AuthUser): void {
+  for (const resource of resourcesFor(user)) void queryClient.prefetchQuery(queryFor(resource));
+}
+
 /**
  * Starts loading the reference data the user's modules allow and says whether the account pages
  * may render: when every gating resource has loaded or failed (SPEC §1).
  */
 export function useReferenceData(user: AuthUser): { ready: boolean } {
-  const held = new Set(user.acl_modules.map((m) => m.slug));
-  const resources = referenceResources.filter((r) => held.has(r.module));
+  const resources = resourcesFor(user);
   const results = useQueries({ queries: resources.map(queryFor) });
   const ready = resources.every((resource, index) => !resource.gates || !results[index]?.isPending);
   return { ready };

@@ -1,0 +1,79 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { queryClient } from '../../lib/query-client';
+import { buildAuthUser, server } from '../../test/server';
+import { referenceKey } from './resources';
+import {
+  prefetchReferenceData,
+  reloadReference,
+  useLoadingFlag,
+  useReferenceData,
+} from './use-reference-data';
+
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+);
+
+afterEach(() => queryClient.clear());
+
+/** Counts the requests each path receives and answers an empty list. */
+function countRequests(paths: string[]) {
+  const counts = Object.fromEntries(paths.map((path) => [path, 0]));
+  server.use(
+    ...paths.map((path) =>
+      http.get(`/api${path}`, () => {
+        counts[path] = (counts[path] ?? 0) + 1;
+        return HttpResponse.json({ data: [] });
+      }),
+    ),
+  );
+  return counts;
+}
+
+describe('reference data (SPEC §1, §4)', () => {
+  it('loads only what the user’s modules allow, and is ready once every list answered or failed', async () => {
+    const counts = countRequests(['/addresses/', '/rooms/']);
+    const { result } = renderHook(() => useReferenceData(buildAuthUser(['addresses'])), { wrapper });
+    expect(result.current.ready).toBe(false);
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    // msw fails any other request: devices, recipes and roles were not asked for.
+    expect(counts).toEqual({ '/addresses/': 1, '/rooms/': 1 });
+  });
+
+  it('keeps addresses and rooms cached: a load is skipped until a refresh is forced', async () => {
+    const counts = countRequests(['/addresses/', '/rooms/']);
+    const user = buildAuthUser(['addresses']);
+    prefetchReferenceData(user);
+    await waitFor(() => expect(queryClient.getQueryData(referenceKey('rooms'))).toEqual([]));
+    prefetchReferenceData(user);
+    renderHook(() => useReferenceData(user), { wrapper });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counts).toEqual({ '/addresses/': 1, '/rooms/': 1 });
+
+    await reloadReference(queryClient, ['addresses', 'rooms'], { force: true });
+    expect(counts).toEqual({ '/addresses/': 2, '/rooms/': 2 });
+  });
+
+  it('raises a loading flag while its resource loads, and clears it on failure', async () => {
+    let release: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.get('/api/recipes/', async () => {
+        await answered;
+        return HttpResponse.json({ message: 'Не найдено.' }, { status: 404 });
+      }),
+      http.get('/api/recipes_sets/', () => HttpResponse.json({ data: [] })),
+    );
+    const { result } = renderHook(
+      () => ({ data: useReferenceData(buildAuthUser(['recipes'])), recipes: useLoadingFlag('recipes') }),
+      { wrapper },
+    );
+    await waitFor(() => expect(result.current.recipes).toBe(true));
+    release();
+    await waitFor(() => expect(result.current.recipes).toBe(false));
+    expect(result.current.data.ready).toBe(true);
+  });
+});
