@@ -43,10 +43,12 @@ describe('the console in a DOM', () => {
 
     // The frame is there, the page is not: reference data is still loading.
     expect(await screen.findByRole('navigation', { name: 'Основное меню' })).toBeInTheDocument();
+    // The page's title shows with the frame; the page itself waits for the reference data.
+    expect(screen.getByRole('heading', { level: 1, name: 'Профиль' })).toBeInTheDocument();
     expect(screen.getByRole('status', { name: 'Загрузка…' })).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { level: 1, name: 'Профиль' })).toBeNull();
+    expect(screen.queryByRole('heading', { level: 2, name: 'Ваши данные' })).toBeNull();
     releaseRecipes();
-    expect(await screen.findByRole('heading', { level: 1, name: 'Профиль' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Ваши данные' })).toBeInTheDocument();
 
     // Only the user's modules are in the sidebar, in SPEC order, and logout always.
     const nav = screen.getByRole('navigation', { name: 'Основное меню' });

@@ -11,6 +11,7 @@ import { onSessionEnded } from '../lib/api-client';
 import { loadChunk } from '../lib/lazy-route';
 import { AuthLayout } from './layout/auth-layout';
 import { NotFoundPage, StandaloneNotFoundPage } from './routes/not-found-page';
+import type { RouteHandle } from './route-handle';
 import { RouteError } from './routes/route-error';
 
 /** A page loaded on demand, with SPEC §9's chunk timeout; `name` is the component's export. */
@@ -71,14 +72,20 @@ export const router = createBrowserRouter([
           { index: true, loader: () => redirect(paths.account.dashboard) },
           {
             path: 'dashboard',
+            handle: { title: 'Dashboard' } satisfies RouteHandle,
             lazy: page(() => import('../features/dashboard/routes/dashboard-page'), 'DashboardPage'),
           },
-          { path: 'no_access', lazy: page(() => import('./routes/no-access-page'), 'NoAccessPage') },
+          {
+            path: 'no_access',
+            handle: { title: 'No access' } satisfies RouteHandle,
+            lazy: page(() => import('./routes/no-access-page'), 'NoAccessPage'),
+          },
           {
             path: 'profile',
+            handle: { title: 'Profile' } satisfies RouteHandle,
             lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
           },
-          { path: '*', Component: NotFoundPage },
+          { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, Component: NotFoundPage },
         ],
       },
       { path: '*', Component: StandaloneNotFoundPage },

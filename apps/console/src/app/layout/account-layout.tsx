@@ -12,19 +12,21 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/language-switch';
 import { PageLoader } from '../../components/page-loader';
+import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 import { useCurrentUser } from '../../features/auth/use-current-user';
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
+import type { RouteHandle } from '../route-handle';
 import { MainNav } from './main-nav';
 
 /**
  * The signed-in frame: header (menu button on small screens, language, colour scheme, user menu),
- * the sidebar (a drawer below 768 px) and the page. Pages render once the reference data has
+ * the sidebar (a drawer below 768 px), the page's title (from its route's handle) and the page. Pages render once the reference data has
  * loaded (SPEC §1); until then a loader shows.
  */
 export function AccountLayout() {
@@ -33,6 +35,13 @@ export function AccountLayout() {
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { ready } = useReferenceData(user);
+  // The page's title shows with the frame; the page itself waits for the reference data (SPEC §1).
+  const { pathname } = useLocation();
+  const title = useMatches()
+    .map((match) => (match.handle as RouteHandle | undefined)?.title)
+    .filter((key) => key !== undefined)
+    .at(-1);
+  useDocumentTitle(title ? `${t(title)} · Kontrol` : 'Kontrol');
   const logout = () => {
     drawer.close();
     void navigate(paths.auth.logout);
@@ -83,7 +92,14 @@ export function AccountLayout() {
         <MainNav user={user} onNavigate={drawer.close} onLogout={logout} />
       </Drawer>
 
-      <AppShell.Main>{ready ? <Outlet /> : <PageLoader inline />}</AppShell.Main>
+      <AppShell.Main>
+        {title && (
+          <ScreenTitle key={pathname} mb="md">
+            {t(title)}
+          </ScreenTitle>
+        )}
+        {ready ? <Outlet /> : <PageLoader inline />}
+      </AppShell.Main>
     </AppShell>
   );
 }

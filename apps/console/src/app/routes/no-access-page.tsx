@@ -1,17 +1,13 @@
 import { Button, Stack, Text } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 
 /** `/account/no_access`: signed in, but the access role holds no module (SPEC §4). */
 export function NoAccessPage() {
   const { t } = useTranslation();
-  useDocumentTitle(`${t('No access')} · Kontrol`);
   return (
     <Stack maw={560} gap="md">
-      <ScreenTitle>{t('No access')}</ScreenTitle>
       <Text>
         {t(
           'Your account has no access to any section yet. Ask an administrator of your organisation to give you an access role.',

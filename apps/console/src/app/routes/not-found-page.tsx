@@ -5,13 +5,12 @@ import { Link } from 'react-router';
 import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 
-/** Any unknown path (SPEC §2), inside the account frame or on its own, with a way back. */
+/** Any unknown path (SPEC §2), with a way back; inside the account frame the frame shows the title. */
 export function NotFoundPage({ standalone = false }: { standalone?: boolean }) {
   const { t } = useTranslation();
-  useDocumentTitle(`${t('Page not found')} · Kontrol`);
   const content = (
     <Stack gap="md" maw={560}>
-      <ScreenTitle>{t('Page not found')}</ScreenTitle>
+      {standalone && <ScreenTitle>{t('Page not found')}</ScreenTitle>}
       <Text>{t('There is no page at this address. It may have moved, or the link may be mistyped.')}</Text>
       <Anchor component={Link} to={paths.root}>
         {t('Go to the home page')}
@@ -27,6 +26,9 @@ export function NotFoundPage({ standalone = false }: { standalone?: boolean }) {
   );
 }
 
+/** The not-found page outside the account frame, with its own title. */
 export function StandaloneNotFoundPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(`${t('Page not found')} · Kontrol`);
   return <NotFoundPage standalone />;
 }

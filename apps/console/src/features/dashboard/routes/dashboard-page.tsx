@@ -1,7 +1,4 @@
 import { Text } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
-import { useTranslation } from 'react-i18next';
-import { ScreenTitle } from '../../../components/screen-title';
 import { useCurrentUser } from '../../auth/use-current-user';
 
 /**
@@ -9,13 +6,6 @@ import { useCurrentUser } from '../../auth/use-current-user';
  * dashboard issue; until then it says whose dashboard this is and nothing more.
  */
 export function DashboardPage() {
-  const { t } = useTranslation();
-  useDocumentTitle(`${t('Dashboard')} · Kontrol`);
   const user = useCurrentUser();
-  return (
-    <>
-      <ScreenTitle mb="xs">{t('Dashboard')}</ScreenTitle>
-      <Text c="dimmed">{user.organisation.name}</Text>
-    </>
-  );
+  return <Text c="dimmed">{user.organisation.name}</Text>;
 }

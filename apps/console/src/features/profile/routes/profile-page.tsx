@@ -11,12 +11,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
-import { ScreenTitle } from '../../../components/screen-title';
 import { formatDateTime } from '../../../lib/format';
 import { useSubmit } from '../../../lib/use-submit';
 import { setSignedIn } from '../../auth/session';
@@ -25,12 +23,9 @@ import { sendVerificationEmail, updatePassword, updateProfile } from '../api/pro
 
 /** `/account/profile`: the signed-in user's own name, e-mail and password. */
 export function ProfilePage() {
-  const { t } = useTranslation();
-  useDocumentTitle(`${t('Profile')} · Kontrol`);
   const user = useCurrentUser();
   return (
     <Stack maw={560} gap="lg">
-      <ScreenTitle>{t('Profile')}</ScreenTitle>
       <ProfileForm user={user} />
       <VerificationPanel user={user} />
       <PasswordForm />
