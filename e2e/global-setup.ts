@@ -22,6 +22,7 @@ export default async function globalSetup(_config: FullConfig) {
     });
     process.env.PLAYWRIGHT_TEST_BASE_URL = external;
     process.env.E2E_FIXTURES = JSON.stringify(fixtures);
+    process.env.E2E_DATABASE_URL = process.env.DATABASE_URL ?? 'sqlite:./data/kontrol.db';
     return;
   }
 
@@ -31,6 +32,8 @@ export default async function globalSetup(_config: FullConfig) {
     const fixtures = seedFixtures({ databaseUrl: server.databaseUrl });
     process.env.PLAYWRIGHT_TEST_BASE_URL = server.baseURL;
     process.env.E2E_FIXTURES = JSON.stringify(fixtures);
+    // Specs run the operator CLI on the same database (login links).
+    process.env.E2E_DATABASE_URL = server.databaseUrl;
     process.env.E2E_SERVER_PID = String(server.pid);
     process.env.E2E_SERVER_DIR = server.dir;
     process.env.E2E_SERVER_LOG = server.logFile;

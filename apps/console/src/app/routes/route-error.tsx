@@ -1,4 +1,5 @@
 import { Alert, Box, Button, Stack } from '@mantine/core';
+import axios from 'axios';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { toApiFailure } from '../../lib/api-errors';
@@ -14,7 +15,7 @@ export function RouteError() {
   console.error(error);
   const message = isChunkLoadError(error)
     ? t('A part of the application could not be loaded. Reload the page to continue.')
-    : toApiFailure(error).kind === 'connection'
+    : axios.isAxiosError(error) && toApiFailure(error).kind === 'connection'
       ? t('Connection error. Please try again later')
       : t('Something went wrong. Reload the page to continue.');
   return (

@@ -26,8 +26,11 @@ export function RegisterPage() {
     password: '',
     password_confirmation: '',
   });
-  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
-    setForm((current) => ({ ...current, [field]: event.currentTarget.value }));
+  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    // Read now: React clears currentTarget once the handler returns, before the updater runs.
+    const { value } = event.currentTarget;
+    setForm((current) => ({ ...current, [field]: value }));
+  };
 
   const action = useCallback(
     () =>

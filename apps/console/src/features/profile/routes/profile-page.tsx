@@ -139,8 +139,11 @@ function PasswordForm() {
   const empty = { current_password: '', password: '', password_confirmation: '' };
   const [form, setForm] = useState(empty);
   const [done, setDone] = useState<string | null>(null);
-  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
-    setForm((current) => ({ ...current, [field]: event.currentTarget.value }));
+  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    // Read now: React clears currentTarget once the handler returns, before the updater runs.
+    const { value } = event.currentTarget;
+    setForm((current) => ({ ...current, [field]: value }));
+  };
   const action = useCallback(() => {
     setDone(null);
     return updatePassword(form);
