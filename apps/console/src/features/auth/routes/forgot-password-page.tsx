@@ -1,22 +1,24 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
-import { useSubmit } from '../../../lib/use-submit';
+import { useApiForm } from '../../../lib/use-api-form';
 import { sendResetLink } from '../api/password-reset';
 
 /** `/auth/forgot-password`: e-mails a reset link; the server answers the same for any address. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   useDocumentTitle(`${t('Reset your password')} · Kontrol`);
-  const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string | null>(null);
-  const action = useCallback(() => sendResetLink(email), [email]);
-  const { submit, submitting, failure, fieldError } = useSubmit(action, setSent);
+  const { form, onSubmit, submitting, failure, fields } = useApiForm({
+    initialValues: { email: '' },
+    submit: ({ email }) => sendResetLink(email),
+    onSuccess: setSent,
+  });
 
   return (
     <>
@@ -26,23 +28,21 @@ export function ForgotPasswordPage() {
       <Text size="sm" c="dimmed" mb="lg">
         {t('Enter the e-mail of your account and we will send you a link to choose a new password.')}
       </Text>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {sent && (
             <Alert color="green" role="status">
               {sent}
             </Alert>
           )}
-          <FormFailure failure={failure} fields={['email']} />
+          <FormFailure failure={failure} fields={fields} />
           <TextInput
             label={t('E-mail')}
             type="email"
             name="email"
             autoComplete="email"
             spellCheck={false}
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-            error={fieldError('email')}
+            {...form.getInputProps('email')}
           />
           <Button type="submit" fullWidth loading={submitting}>
             {t('Send the link')}

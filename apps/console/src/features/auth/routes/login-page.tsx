@@ -1,18 +1,15 @@
+import type { AuthUser } from '@kontrol/contracts';
 import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
-import { useSubmit } from '../../../lib/use-submit';
-import type { AuthUser } from '@kontrol/contracts';
+import { useApiForm } from '../../../lib/use-api-form';
 import { login } from '../api/login';
 import type { GuestPageData } from '../loaders';
 import { landingPath, safeRedirect, setSignedIn } from '../session';
-
-const FIELDS = ['email', 'password'] as const;
 
 /** `/auth/login`: after signing in, the `redirect` query's page, or the landing page. */
 export function LoginPage() {
@@ -21,33 +18,28 @@ export function LoginPage() {
   const { tokenFailed } = useLoaderData<GuestPageData>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [remember, setRemember] = useState(false);
-
-  const onSignedIn = useCallback(
-    (user: AuthUser) => {
+  const { form, onSubmit, submitting, failure, fields } = useApiForm({
+    initialValues: { email: '', password: '', remember: false },
+    submit: login,
+    onSuccess: (user: AuthUser) => {
       setSignedIn(user);
       void navigate(safeRedirect(params.get('redirect')) ?? landingPath(user), { replace: true });
     },
-    [navigate, params],
-  );
-  const action = useCallback(() => login({ email, password, remember }), [email, password, remember]);
-  const { submit, submitting, failure, fieldError } = useSubmit(action, onSignedIn);
+  });
 
   return (
     <>
       <ScreenTitle size="h2" mb="lg">
         {t('Sign in to your account')}
       </ScreenTitle>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           {tokenFailed && !failure && (
             <Alert color="red" role="alert">
               {t('The login link is invalid or has expired. Sign in with your password.')}
             </Alert>
           )}
-          <FormFailure failure={failure} fields={FIELDS} />
+          <FormFailure failure={failure} fields={fields} />
           <TextInput
             label={t('E-mail')}
             type="email"
@@ -55,24 +47,19 @@ export function LoginPage() {
             autoComplete="username"
             inputMode="email"
             spellCheck={false}
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-            error={fieldError('email')}
+            {...form.getInputProps('email')}
           />
           <PasswordInput
             label={t('Password')}
             name="password"
             autoComplete="current-password"
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-            error={fieldError('password')}
             visibilityToggleButtonProps={{ 'aria-label': t('Show password') }}
+            {...form.getInputProps('password')}
           />
           <Checkbox
             label={t('Remember me')}
             name="remember"
-            checked={remember}
-            onChange={(event) => setRemember(event.currentTarget.checked)}
+            {...form.getInputProps('remember', { type: 'checkbox' })}
           />
           <Button type="submit" fullWidth loading={submitting}>
             {t('Sign in')}

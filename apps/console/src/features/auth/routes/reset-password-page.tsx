@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
-import { useSubmit } from '../../../lib/use-submit';
+import { useApiForm } from '../../../lib/use-api-form';
 import { resetPassword } from '../api/password-reset';
 
 /** `/auth/reset-password?token=…&email=…`, the page the reset e-mail links to. */
@@ -16,14 +16,13 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const email = params.get('email') ?? '';
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
   const [done, setDone] = useState<string | null>(null);
-  const action = useCallback(
-    () => resetPassword({ token, email, password, password_confirmation: confirmation }),
-    [token, email, password, confirmation],
-  );
-  const { submit, submitting, failure, fieldError } = useSubmit(action, setDone);
+  const { form, onSubmit, submitting, failure, fields } = useApiForm({
+    initialValues: { password: '', password_confirmation: '' },
+    submit: (values) => resetPassword({ token, email, ...values }),
+    onSuccess: setDone,
+  });
+  const toggle = { 'aria-label': t('Show password') };
 
   if (!token || !email) {
     return (
@@ -59,27 +58,23 @@ export function ResetPasswordPage() {
       <Text size="sm" c="dimmed" mb="lg">
         {email}
       </Text>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <FormFailure failure={failure} fields={['password', 'password_confirmation']} />
+          <FormFailure failure={failure} fields={fields} />
           <PasswordInput
             label={t('Password')}
             name="password"
             autoComplete="new-password"
             description={t('At least 8 characters.')}
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-            error={fieldError('password')}
-            visibilityToggleButtonProps={{ 'aria-label': t('Show password') }}
+            visibilityToggleButtonProps={toggle}
+            {...form.getInputProps('password')}
           />
           <PasswordInput
             label={t('Confirm password')}
             name="password_confirmation"
             autoComplete="new-password"
-            value={confirmation}
-            onChange={(event) => setConfirmation(event.currentTarget.value)}
-            error={fieldError('password_confirmation')}
-            visibilityToggleButtonProps={{ 'aria-label': t('Show password') }}
+            visibilityToggleButtonProps={toggle}
+            {...form.getInputProps('password_confirmation')}
           />
           <Button type="submit" fullWidth loading={submitting}>
             {t('Save the password')}

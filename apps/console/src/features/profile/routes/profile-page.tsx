@@ -11,17 +11,17 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useCallback, useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { formatDateTime } from '../../../lib/format';
-import { useSubmit } from '../../../lib/use-submit';
+import { useApiForm } from '../../../lib/use-api-form';
 import { setSignedIn } from '../../auth/session';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { sendVerificationEmail, updatePassword, updateProfile } from '../api/profile';
 
-/** `/account/profile`: the signed-in user's own name, e-mail and password. */
+/** `/account/profile`: the signed-in user's own name, e-mail and password (the frame shows the title). */
 export function ProfilePage() {
   const user = useCurrentUser();
   return (
@@ -33,58 +33,58 @@ export function ProfilePage() {
   );
 }
 
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby={id}>
+      <Title order={2} size="h4" id={id} mb="md">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+function Done({ children }: { children: ReactNode }) {
+  return (
+    <Alert color="green" role="status">
+      {children}
+    </Alert>
+  );
+}
+
 function ProfileForm({ user }: { user: AuthUser }) {
   const { t } = useTranslation();
-  const [name, setName] = useState(user.name);
-  const [email, setEmail] = useState(user.email);
-  const [saved, setSaved] = useState(false);
-  const action = useCallback(() => {
-    setSaved(false);
-    return updateProfile({ name, email });
-  }, [name, email]);
   const revalidator = useRevalidator();
-  const onSaved = useCallback(
-    (updated: AuthUser) => {
+  const [saved, setSaved] = useState(false);
+  const { form, onSubmit, submitting, failure, fields } = useApiForm({
+    initialValues: { name: user.name, email: user.email },
+    submit: (values) => {
+      setSaved(false);
+      return updateProfile(values);
+    },
+    onSuccess: (updated: AuthUser) => {
       setSignedIn(updated);
       setSaved(true);
       // The frame (header name) and this page read the user through the area's loader.
       void revalidator.revalidate();
     },
-    [revalidator],
-  );
-  const { submit, submitting, failure, fieldError } = useSubmit(action, onSaved);
+  });
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="profile-details">
-      <Title order={2} size="h4" id="profile-details" mb="md">
-        {t('Your details')}
-      </Title>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+    <Section id="profile-details" title={t('Your details')}>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <FormFailure failure={failure} fields={['name', 'email']} />
-          {saved && (
-            <Alert color="green" role="status">
-              {t('Saved.')}
-            </Alert>
-          )}
-          <TextInput
-            label={t('Name')}
-            name="name"
-            autoComplete="name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={fieldError('name')}
-          />
+          <FormFailure failure={failure} fields={fields} />
+          {saved && <Done>{t('Saved.')}</Done>}
+          <TextInput label={t('Name')} name="name" autoComplete="name" {...form.getInputProps('name')} />
           <TextInput
             label={t('E-mail')}
             type="email"
             name="email"
             autoComplete="email"
             spellCheck={false}
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={fieldError('email')}
             description={t('A new address must be confirmed again.')}
+            {...form.getInputProps('email')}
           />
           <Group gap="xs">
             <Text size="sm">{t('Role')}:</Text>
@@ -95,19 +95,20 @@ function ProfileForm({ user }: { user: AuthUser }) {
           </Button>
         </Stack>
       </form>
-    </Paper>
+    </Section>
   );
 }
 
 function VerificationPanel({ user }: { user: AuthUser }) {
   const { t } = useTranslation();
   const [sent, setSent] = useState<string | null>(null);
-  const { submit, submitting, failure } = useSubmit(sendVerificationEmail, setSent);
+  const { onSubmit, submitting, failure } = useApiForm({
+    initialValues: {},
+    submit: sendVerificationEmail,
+    onSuccess: setSent,
+  });
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="profile-verification">
-      <Title order={2} size="h4" id="profile-verification" mb="sm">
-        {t('E-mail confirmation')}
-      </Title>
+    <Section id="profile-verification" title={t('E-mail confirmation')}>
       {user.status === 'verified' ? (
         <Text size="sm">
           {t('Confirmed on {{date}}.', {
@@ -115,92 +116,76 @@ function VerificationPanel({ user }: { user: AuthUser }) {
           })}
         </Text>
       ) : (
-        <Stack gap="sm">
-          <Text size="sm">
-            {t('Your e-mail address is not confirmed yet. Follow the link in the e-mail we sent you.')}
-          </Text>
-          <FormFailure failure={failure} fields={[]} />
-          {sent && (
-            <Alert color="green" role="status">
-              {sent}
-            </Alert>
-          )}
-          <Button variant="default" loading={submitting} onClick={() => void submit()} w="fit-content">
-            {t('Send the e-mail again')}
-          </Button>
-        </Stack>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="sm">
+            <Text size="sm">
+              {t('Your e-mail address is not confirmed yet. Follow the link in the e-mail we sent you.')}
+            </Text>
+            <FormFailure failure={failure} fields={[]} />
+            {sent && <Done>{sent}</Done>}
+            <Button type="submit" variant="default" loading={submitting} w="fit-content">
+              {t('Send the e-mail again')}
+            </Button>
+          </Stack>
+        </form>
       )}
-    </Paper>
+    </Section>
   );
 }
 
 function PasswordForm() {
   const { t } = useTranslation();
-  const empty = { current_password: '', password: '', password_confirmation: '' };
-  const [form, setForm] = useState(empty);
   const [done, setDone] = useState<string | null>(null);
-  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => {
-    // Read now: React clears currentTarget once the handler returns, before the updater runs.
-    const { value } = event.currentTarget;
-    setForm((current) => ({ ...current, [field]: value }));
-  };
-  const action = useCallback(() => {
-    setDone(null);
-    return updatePassword(form);
-  }, [form]);
-  const onChanged = useCallback((message: string) => {
-    setForm({ current_password: '', password: '', password_confirmation: '' });
-    setDone(message);
-  }, []);
-  const { submit, submitting, failure, fieldError } = useSubmit(action, onChanged);
+  const { form, onSubmit, submitting, failure, fields } = useApiForm({
+    initialValues: { current_password: '', password: '', password_confirmation: '' },
+    submit: (values) => {
+      setDone(null);
+      return updatePassword(values);
+    },
+    onSuccess: (message: string, changed) => {
+      changed.reset();
+      setDone(message);
+    },
+  });
   const toggle = { 'aria-label': t('Show password') };
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="profile-password">
-      <Title order={2} size="h4" id="profile-password" mb="md">
-        {t('Password')}
-      </Title>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+    <Section id="profile-password" title={t('Password')}>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <FormFailure failure={failure} fields={Object.keys(empty)} />
+          <FormFailure failure={failure} fields={fields} />
           {done && (
-            <Alert color="green" role="status">
+            <Done>
               {done} {t('Your other sessions have been signed out.')}
-            </Alert>
+            </Done>
           )}
           <PasswordInput
             label={t('Current password')}
             name="current_password"
             autoComplete="current-password"
-            value={form.current_password}
-            onChange={set('current_password')}
-            error={fieldError('current_password')}
             visibilityToggleButtonProps={toggle}
+            {...form.getInputProps('current_password')}
           />
           <PasswordInput
             label={t('New password')}
             name="password"
             autoComplete="new-password"
             description={t('At least 8 characters.')}
-            value={form.password}
-            onChange={set('password')}
-            error={fieldError('password')}
             visibilityToggleButtonProps={toggle}
+            {...form.getInputProps('password')}
           />
           <PasswordInput
             label={t('Confirm password')}
             name="password_confirmation"
             autoComplete="new-password"
-            value={form.password_confirmation}
-            onChange={set('password_confirmation')}
-            error={fieldError('password_confirmation')}
             visibilityToggleButtonProps={toggle}
+            {...form.getInputProps('password_confirmation')}
           />
           <Button type="submit" loading={submitting} w="fit-content">
             {t('Change password')}
           </Button>
         </Stack>
       </form>
-    </Paper>
+    </Section>
   );
 }

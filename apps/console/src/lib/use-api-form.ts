@@ -1,0 +1,42 @@
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import { useState } from 'react';
+import { toApiFailure, type ApiFailure } from './api-errors';
+
+/**
+ * A form whose submit calls the API (SPEC §5, §8): Mantine's form state for the fields, the
+ * server's 422 messages put under their fields, and the failure of the last try for
+ * {@link FormFailure} (connection error, or the server's message).
+ */
+export function useApiForm<Values extends Record<string, unknown>, Result>(options: {
+  initialValues: Values;
+  submit: (values: Values) => Promise<Result>;
+  onSuccess: (result: Result, form: UseFormReturnType<Values>) => void;
+}) {
+  const form = useForm<Values>({ mode: 'controlled', initialValues: options.initialValues });
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+
+  const onSubmit = form.onSubmit(async (values) => {
+    setSubmitting(true);
+    setFailure(null);
+    form.clearErrors();
+    try {
+      const result = await options.submit(values);
+      setSubmitting(false);
+      options.onSuccess(result, form);
+    } catch (error) {
+      const next = toApiFailure(error);
+      setFailure(next);
+      if (next.kind === 'validation') {
+        form.setErrors(
+          Object.fromEntries(
+            Object.entries(next.errors).map(([field, messages]) => [field, messages.join(' ')]),
+          ),
+        );
+      }
+      setSubmitting(false);
+    }
+  });
+
+  return { form, onSubmit, submitting, failure, fields: Object.keys(options.initialValues) };
+}
