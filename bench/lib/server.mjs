@@ -4,63 +4,25 @@
 // stop the server again. Plain JavaScript with JSDoc types so both Node scripts and the Playwright
 // TypeScript import it.
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  closeSync,
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { ROOT, buildIfNeeded as buildScripts } from '../../scripts/build-if-needed.mjs';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Newest modification time below `path` (node_modules and dist left out), 0 when it is missing. */
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = 0;
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
-    latest = Math.max(latest, newest(join(path, entry)));
-  }
-  return latest;
-}
+export { ROOT };
 
 /**
- * Compiles the server (`tsc -b`, incremental) and rebuilds the console when its dist/index.html is
- * missing or older than its sources (or the contracts it bundles). `CONSOLE_DIST` set: that folder
- * is served as it is and the console is not built. `E2E_SKIP_BUILD=1`: nothing is built.
+ * Builds what is stale (scripts/build-if-needed.mjs); `E2E_SKIP_BUILD=1` measures and tests the
+ * built files as they are.
  * @param {{ log?: (line: string) => void }} [options]
  */
-export function buildIfNeeded({ log = (line) => console.log(line) } = {}) {
+export function buildIfNeeded(options = {}) {
   if (process.env.E2E_SKIP_BUILD === '1') {
-    log('build skipped (E2E_SKIP_BUILD=1)');
+    (options.log ?? console.log)('build skipped (E2E_SKIP_BUILD=1)');
     return;
   }
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (process.env.CONSOLE_DIST) return;
-  const consoleDir = join(ROOT, 'apps/console');
-  const index = join(consoleDir, 'dist/index.html');
-  const sources = Math.max(newest(consoleDir), newest(join(ROOT, 'packages/contracts/src')));
-  if (!existsSync(index) || statSync(index).mtimeMs < sources) {
-    log('building the console (apps/console/dist is missing or older than its sources)…');
-    execFileSync('npm', ['run', 'build', '--silent', '-w', '@kontrol/console'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-  }
+  buildScripts(options);
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1 (the kernel's choice: ephemeral range). */
