@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EmailField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
@@ -36,14 +37,7 @@ export function ForgotPasswordPage() {
             </Alert>
           )}
           <FormFailure failure={failure} fields={fields} />
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            spellCheck={false}
-            {...form.getInputProps('email')}
-          />
+          <EmailField {...form.getInputProps('email')} />
           <Button type="submit" fullWidth loading={submitting}>
             {t('Send the link')}
           </Button>

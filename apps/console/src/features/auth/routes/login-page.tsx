@@ -1,8 +1,9 @@
 import type { AuthUser } from '@kontrol/contracts';
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import { EmailField, PasswordField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
@@ -40,20 +41,11 @@ export function LoginPage() {
             </Alert>
           )}
           <FormFailure failure={failure} fields={fields} />
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            name="email"
-            autoComplete="username"
-            inputMode="email"
-            spellCheck={false}
-            {...form.getInputProps('email')}
-          />
-          <PasswordInput
+          <EmailField autoComplete="username" {...form.getInputProps('email')} />
+          <PasswordField
             label={t('Password')}
             name="password"
             autoComplete="current-password"
-            visibilityToggleButtonProps={{ 'aria-label': t('Show password') }}
             {...form.getInputProps('password')}
           />
           <Checkbox

@@ -1,8 +1,9 @@
 import type { AuthUser } from '@kontrol/contracts';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { EmailField, NewPasswordFields } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
@@ -29,7 +30,6 @@ export function RegisterPage() {
       void navigate(landingPath(user), { replace: true });
     },
   });
-  const toggle = { 'aria-label': t('Show password') };
 
   return (
     <>
@@ -49,28 +49,10 @@ export function RegisterPage() {
             autoComplete="organization"
             {...form.getInputProps('organisation_name')}
           />
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            spellCheck={false}
-            {...form.getInputProps('email')}
-          />
-          <PasswordInput
-            label={t('Password')}
-            name="password"
-            autoComplete="new-password"
-            description={t('At least 8 characters.')}
-            visibilityToggleButtonProps={toggle}
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('Confirm password')}
-            name="password_confirmation"
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            {...form.getInputProps('password_confirmation')}
+          <EmailField {...form.getInputProps('email')} />
+          <NewPasswordFields
+            password={form.getInputProps('password')}
+            confirmation={form.getInputProps('password_confirmation')}
           />
           <Button type="submit" fullWidth loading={submitting}>
             {t('Sign up')}

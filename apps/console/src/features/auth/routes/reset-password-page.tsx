@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { NewPasswordFields } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
@@ -22,7 +23,6 @@ export function ResetPasswordPage() {
     submit: (values) => resetPassword({ token, email, ...values }),
     onSuccess: setDone,
   });
-  const toggle = { 'aria-label': t('Show password') };
 
   if (!token || !email) {
     return (
@@ -61,20 +61,9 @@ export function ResetPasswordPage() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <FormFailure failure={failure} fields={fields} />
-          <PasswordInput
-            label={t('Password')}
-            name="password"
-            autoComplete="new-password"
-            description={t('At least 8 characters.')}
-            visibilityToggleButtonProps={toggle}
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('Confirm password')}
-            name="password_confirmation"
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            {...form.getInputProps('password_confirmation')}
+          <NewPasswordFields
+            password={form.getInputProps('password')}
+            confirmation={form.getInputProps('password_confirmation')}
           />
           <Button type="submit" fullWidth loading={submitting}>
             {t('Save the password')}

@@ -1,19 +1,9 @@
 import type { AuthUser } from '@kontrol/contracts';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
+import { EmailField, NewPasswordFields, PasswordField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { formatDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
@@ -77,12 +67,7 @@ function ProfileForm({ user }: { user: AuthUser }) {
           <FormFailure failure={failure} fields={fields} />
           {saved && <Done>{t('Saved.')}</Done>}
           <TextInput label={t('Name')} name="name" autoComplete="name" {...form.getInputProps('name')} />
-          <TextInput
-            label={t('E-mail')}
-            type="email"
-            name="email"
-            autoComplete="email"
-            spellCheck={false}
+          <EmailField
             description={t('A new address must be confirmed again.')}
             {...form.getInputProps('email')}
           />
@@ -147,7 +132,6 @@ function PasswordForm() {
       setDone(message);
     },
   });
-  const toggle = { 'aria-label': t('Show password') };
 
   return (
     <Section id="profile-password" title={t('Password')}>
@@ -159,27 +143,16 @@ function PasswordForm() {
               {done} {t('Your other sessions have been signed out.')}
             </Done>
           )}
-          <PasswordInput
+          <PasswordField
             label={t('Current password')}
             name="current_password"
             autoComplete="current-password"
-            visibilityToggleButtonProps={toggle}
             {...form.getInputProps('current_password')}
           />
-          <PasswordInput
-            label={t('New password')}
-            name="password"
-            autoComplete="new-password"
-            description={t('At least 8 characters.')}
-            visibilityToggleButtonProps={toggle}
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('Confirm password')}
-            name="password_confirmation"
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            {...form.getInputProps('password_confirmation')}
+          <NewPasswordFields
+            passwordLabel={t('New password')}
+            password={form.getInputProps('password')}
+            confirmation={form.getInputProps('password_confirmation')}
           />
           <Button type="submit" loading={submitting} w="fit-content">
             {t('Change password')}
