@@ -5,3 +5,5 @@ export * from './auth.js';
 export * from './errors.js';
 export * from './messages.js';
 export * from './pagination.js';
+export * from './places.js';
+export * from './equipment.js';

@@ -121,6 +121,47 @@ const catalog = {
   'field.format': { ru: 'Неверный формат.', en: 'The format is invalid.' },
   'field.unknown_key': { ru: 'Неизвестное поле.', en: 'Unknown field.' },
   'field.invalid': { ru: 'Недопустимое значение.', en: 'The value is invalid.' },
+  'field.time_of_day': { ru: 'Время в формате ЧЧ:ММ, например 09:30.', en: 'Use HH:MM, for example 09:30.' },
+  'field.time_zone': {
+    ru: 'Укажите часовой пояс IANA, например Europe/Moscow.',
+    en: 'Enter an IANA time zone, for example Europe/Moscow.',
+  },
+  'field.work_time_equal': {
+    ru: 'Время закрытия не может совпадать со временем открытия.',
+    en: 'Closing time must differ from opening time.',
+  },
+  'field.coordinates_pair': {
+    ru: 'Укажите и широту, и долготу или оставьте оба поля пустыми.',
+    en: 'Enter both latitude and longitude, or leave both empty.',
+  },
+  'field.date': { ru: 'Дата в формате ГГГГ-ММ-ДД.', en: 'Use a date as YYYY-MM-DD.' },
+  'field.controller_id': {
+    ru: 'Только латинские буквы, цифры и символы _ - . : (до 64 знаков).',
+    en: 'Only Latin letters, digits and _ - . : (up to 64 characters).',
+  },
+  'field.sort': { ru: 'По этому полю нельзя сортировать.', en: 'This field cannot be sorted on.' },
+  'field.exists': { ru: 'Выбранное значение не найдено.', en: 'The selected value does not exist.' },
+  'address.has_rooms': {
+    ru: 'Нельзя удалить адрес, пока в нём есть помещения или оборудование. Сначала перенесите или удалите их.',
+    en: 'This address still has rooms or equipment. Move or delete them first.',
+  },
+  'room.has_devices': {
+    ru: 'Нельзя удалить помещение, пока в нём есть оборудование. Сначала перенесите или удалите его.',
+    en: 'This room still has equipment. Move or delete it first.',
+  },
+  'device.controller_taken': {
+    ru: 'Контроллер с таким идентификатором уже подключён к другому устройству.',
+    en: 'This controller id is already used by another device.',
+  },
+  'image.type': {
+    ru: 'Загрузите изображение JPEG, PNG или WebP.',
+    en: 'Upload a JPEG, PNG or WebP image.',
+  },
+  'image.too_large': {
+    ru: 'Изображение больше {max} МБ.',
+    en: 'The image is larger than {max} MB.',
+  },
+  'image.missing': { ru: 'Выберите файл изображения.', en: 'Choose an image file.' },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof catalog;
