@@ -16,6 +16,13 @@ export interface Database {
   user_tokens: UserTokensTable;
   mail_outbox: MailOutboxTable;
   rate_limits: RateLimitsTable;
+  addresses: AddressesTable;
+  rooms: RoomsTable;
+  device_types: DeviceTypesTable;
+  devices: DevicesTable;
+  device_groups: DeviceGroupsTable;
+  device_group_devices: DeviceGroupDevicesTable;
+  device_service_entries: DeviceServiceEntriesTable;
 }
 
 export interface OrganisationsTable {
@@ -126,4 +133,102 @@ export interface RateLimitsTable {
   hits: number;
   /** Epoch milliseconds when the window ends. */
   reset_at: number;
+}
+
+export interface AddressesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  full_address: string;
+  city: string;
+  /** IANA zone; every "today" and work-time rule of the devices here uses it. */
+  time_zone: string;
+  /** JSON of `WorkTime` (contracts): weekday → {open, close} in local time, or null when closed. */
+  work_time: string;
+  latitude: number | null;
+  longitude: number | null;
+  /** Generated file name under UPLOADS_DIR, its sniffed content type, and when it changed. */
+  image_file: string | null;
+  image_type: string | null;
+  image_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RoomsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  address_id: number;
+  name: string;
+  floor: string | null;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Seeded reference list, shared by every organisation. */
+export interface DeviceTypesTable {
+  id: Generated<number>;
+  slug: string;
+  name_ru: string;
+  name_en: string;
+  /** JSON array of telemetry kinds the type reports. */
+  telemetry: string;
+  wash_interval_hours: number | null;
+  program_capacity: number | null;
+  position: number;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  room_id: number;
+  type_id: number;
+  name: string;
+  serial_number: string | null;
+  /** Unique across organisations: the gateway identifies a controller by it. */
+  controller_id: string | null;
+  template_id: number | null;
+  /** Local `HH:MM` at the address. */
+  shift_start: string | null;
+  wash_interval_hours: number | null;
+  service_interval_days: number | null;
+  next_service_date: string | null;
+  notes: string | null;
+  /** SHA-256 (hex) of the gateway credential; the secret itself is never stored. */
+  credential_hash: string | null;
+  credential_issued_at: string | null;
+  /** Filled by the telemetry gateway (issue #5). */
+  last_online_at: string | null;
+  work_start_date: string | null;
+  work_start_time: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeviceGroupsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeviceGroupDevicesTable {
+  group_id: number;
+  device_id: number;
+}
+
+export interface DeviceServiceEntriesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  device_id: number;
+  date: string;
+  kind: string;
+  performed_by: string;
+  part: string | null;
+  note: string | null;
+  created_by_user_id: number | null;
+  created_at: string;
 }
