@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
+import { buildOrganisation } from './test/builders.js';
 import { TestClient } from './test/http-client.js';
 import { useTestApp } from './test/test-app.js';
 
@@ -241,5 +242,55 @@ describe('npm run kontrol', () => {
     expect(first.out).toBe('Demo organisation created: demo@example.com / demo1234');
     expect((await kontrol('seed:demo')).out).toBe('The demo organisation already exists.');
     await new TestClient(t.app).login('demo@example.com', 'demo1234');
+  });
+
+  it('seed:fleet adds addresses, rooms and devices to one organisation only', async () => {
+    const org = await buildOrganisation(t.db);
+    const other = await buildOrganisation(t.db);
+    const added = await kontrol(
+      'seed:fleet',
+      '--org',
+      String(org.organisationId),
+      '--devices',
+      '1200',
+      '--addresses',
+      '7',
+    );
+    expect(added).toMatchObject({ code: 0 });
+    expect(added.out).toBe(
+      `Fleet added to organisation ${org.organisationId}: 7 addresses, 28 rooms, 1200 devices.`,
+    );
+    const count = async (table: 'addresses' | 'rooms' | 'devices', organisationId: number) =>
+      Number(
+        (
+          await t.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('organisation_id', '=', organisationId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await count('devices', org.organisationId)).toBe(1200);
+    expect(await count('devices', other.organisationId)).toBe(0);
+    // Every device sits in a room of its own organisation, and controller ids are unique.
+    const misplaced = await t.db
+      .selectFrom('devices')
+      .innerJoin('rooms', 'rooms.id', 'devices.room_id')
+      .select('devices.id')
+      .whereRef('rooms.organisation_id', '!=', 'devices.organisation_id')
+      .execute();
+    expect(misplaced).toHaveLength(0);
+    const zones = await t.db
+      .selectFrom('addresses')
+      .select('time_zone')
+      .distinct()
+      .where('organisation_id', '=', org.organisationId)
+      .execute();
+    expect(zones.length).toBeGreaterThan(1);
+
+    expect((await kontrol('seed:fleet', '--org', String(org.organisationId))).code).toBe(2);
+    expect((await kontrol('seed:fleet', '--org', '999999', '--devices', '1')).err).toContain(
+      'no organisation has that id',
+    );
   });
 });

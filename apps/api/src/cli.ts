@@ -17,6 +17,7 @@ import { FieldValidationError } from './lib/http-errors.js';
 import { insertRole, listClientModules } from './modules/acl/acl.repository.js';
 import { createLoginLink } from './modules/auth/auth.service.js';
 import { DEMO_LOGIN, seedDemo } from './modules/demo/demo.seed.js';
+import { seedFleet } from './modules/demo/fleet.seed.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { organisationExists } from './modules/organisations/organisations.repository.js';
 import { createOrganisationWithAdmin } from './modules/organisations/organisations.service.js';
@@ -55,6 +56,10 @@ Commands:
       --org <id>                 organisation id (required)
       --name <text>              (required)
       --modules <slugs>          comma-separated module slugs, e.g. dashboard,recipes (default: none)
+  seed:fleet                   Add addresses, rooms and devices to an organisation (demo, load tests).
+      --org <id>                 organisation id (required)
+      --devices <n>              how many devices (required, up to 100000)
+      --addresses <n>            how many addresses (default: one per 25 devices)
   seed:demo                    Create the demo organisation (${DEMO_LOGIN.email}) if it is missing.
   help                         Show this help.
 
@@ -68,6 +73,7 @@ const COMMANDS = [
   'user:set-password',
   'user:login-link',
   'role:create',
+  'seed:fleet',
   'seed:demo',
 ];
 
@@ -220,6 +226,20 @@ async function run(
       out(`Access role ${roleId} created with ${slugs.length > 0 ? slugs.join(', ') : 'no modules'}.`);
       return;
     }
+    case 'seed:fleet': {
+      const organisationId = positiveInt(options, 'org', true) as number;
+      const devices = positiveInt(options, 'devices', true) as number;
+      if (devices > 100_000) throw new UsageError('--devices: at most 100000');
+      const addresses = positiveInt(options, 'addresses', false);
+      if (!(await organisationExists(db, organisationId)))
+        throw new UsageError('no organisation has that id');
+      const added = await seedFleet(db, organisationId, { devices, addresses });
+      out(
+        `Fleet added to organisation ${organisationId}: ${added.addresses} addresses, ` +
+          `${added.rooms} rooms, ${added.devices} devices.`,
+      );
+      return;
+    }
     case 'seed:demo': {
       await migrateToLatest(db);
       const created = await seedDemo(db);
@@ -266,6 +286,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         role: { type: 'string' },
         'acl-role': { type: 'string' },
         modules: { type: 'string' },
+        devices: { type: 'string' },
+        addresses: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../../test/builders.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
-import { DEMO_LOGIN, seedDemoIfEmpty } from './demo.seed.js';
+import { DEMO_FLEET, DEMO_LOGIN, seedDemoIfEmpty } from './demo.seed.js';
 
 let empty: TestDatabase;
 let used: TestDatabase;
@@ -23,6 +23,10 @@ describe('the demo organisation', () => {
     expect(users).toHaveLength(1);
     expect(users[0]).toMatchObject({ email: DEMO_LOGIN.email, role: 'admin' });
     expect(users[0]?.email_verified_at).not.toBeNull();
+    const devices = await empty.handle.db.selectFrom('devices').select('id').execute();
+    const addresses = await empty.handle.db.selectFrom('addresses').select('id').execute();
+    expect(devices).toHaveLength(DEMO_FLEET.devices);
+    expect(addresses).toHaveLength(DEMO_FLEET.addresses);
   });
 
   it('never touches a database that already holds an organisation', async () => {

@@ -3,15 +3,19 @@ import type { Kysely } from 'kysely';
 import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
 import { countOrganisations } from '../organisations/organisations.repository.js';
 import { findUserByEmail } from '../users/users.repository.js';
+import { seedFleet } from './fleet.seed.js';
 
 /** The demo login printed by `npm start` and shown in the README. */
 export const DEMO_LOGIN = { email: 'demo@example.com', password: 'demo1234' } as const;
 export const DEMO_ORGANISATION = 'Демо-ресторан «Контроль»';
 
-/** Creates the demo organisation and its admin unless the demo user exists; true if it did. */
+/** What the demo organisation holds: three sites in different time zones, a couple of dozen devices. */
+export const DEMO_FLEET = { addresses: 3, devices: 24 } as const;
+
+/** Creates the demo organisation, its admin and its fleet unless the demo user exists; true if it did. */
 export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
   if (await findUserByEmail(db, DEMO_LOGIN.email)) return false;
-  await createOrganisationWithAdmin(db, {
+  const { organisationId } = await createOrganisationWithAdmin(db, {
     organisationName: DEMO_ORGANISATION,
     admin: {
       name: 'Демо Администратор',
@@ -21,6 +25,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
       verified: true,
     },
   });
+  await seedFleet(db, organisationId, DEMO_FLEET);
   return true;
 }
 
