@@ -1,0 +1,54 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+/**
+ * Screen state kept in the query string (search text, sort, filters), so back/forward, reload and a
+ * shared link all show the same list. `defaults` names the parameters this screen owns and their
+ * values when absent; a value equal to its default is left out of the URL, and parameters the
+ * screen does not own are kept as they are.
+ *
+ * `set(patch)` adds a history entry (each filter choice is a step back); pass `{replace: true}` for
+ * changes that come keystroke by keystroke, such as a search box.
+ *
+ * ```ts
+ * const [params, setParams] = useSearchParamsState({ q: '', sort: 'name', type: '' });
+ * setParams({ type: '3' });
+ * setParams({ q: 'печь' }, { replace: true });
+ * ```
+ */
+export function useSearchParamsState<K extends string>(
+  defaults: Readonly<Record<K, string>>,
+): [
+  Readonly<Record<K, string>>,
+  (patch: Partial<Record<K, string>>, options?: { replace?: boolean }) => void,
+] {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const keys = Object.keys(defaults) as K[];
+  // Recomputed only when this screen's parameters change, so memoised filters downstream hold.
+  const signature = keys.map((key) => `${key}=${searchParams.get(key) ?? ''}`).join('&');
+  const values = useMemo(
+    () =>
+      Object.fromEntries(keys.map((key) => [key, searchParams.get(key) ?? defaults[key]])) as Record<
+        K,
+        string
+      >,
+    [signature],
+  );
+  const set = useCallback(
+    (patch: Partial<Record<K, string>>, options: { replace?: boolean } = {}) => {
+      setSearchParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          for (const [key, value] of Object.entries(patch) as [K, string | undefined][]) {
+            if (value === undefined || value === defaults[key]) next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace: options.replace ?? false, preventScrollReset: true },
+      );
+    },
+    [setSearchParams],
+  );
+  return [values, set];
+}
