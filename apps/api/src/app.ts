@@ -4,9 +4,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import qs from 'qs';
 import { aclRoutes } from './modules/acl/acl.routes.js';
+import { addressesRoutes } from './modules/addresses/addresses.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { roomsRoutes } from './modules/rooms/rooms.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
@@ -73,6 +75,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(aclRoutes);
+  await app.register(addressesRoutes);
+  await app.register(roomsRoutes);
 
   await app.register(consolePlugin, { root: config.consoleDist });
   return app;

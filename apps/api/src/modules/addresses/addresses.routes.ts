@@ -1,0 +1,121 @@
+import {
+  addressBodySchema,
+  addressSchema,
+  DEFAULT_PER_PAGE,
+  pagedSchema,
+  placesListQuerySchema,
+} from '@kontrol/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../lib/http-errors.js';
+import { currentUser } from '../../plugins/auth.js';
+import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import { toAddress } from './addresses.presenter.js';
+import { addressesQuery, findAddress } from './addresses.repository.js';
+import { createAddress, deleteAddress, updateAddress } from './addresses.service.js';
+
+const tags = ['addresses'];
+const addressIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const itemEnvelope = z.object({ data: addressSchema });
+// The whole list first, strict, so a paged answer (with links and meta) fails it at once.
+const listResponse = z.union([
+  z.object({ data: z.array(addressSchema) }).strict(),
+  pagedSchema(addressSchema),
+]);
+const addressFilters: FilterWhitelist = {
+  id: { column: 'addresses.id', type: 'number', operators: ['=', 'in'] },
+  name: { column: 'addresses.name', type: 'string', operators: ['=', 'like'] },
+  city: { column: 'addresses.city', type: 'string', operators: ['=', 'like'] },
+  full_address: { column: 'addresses.full_address', type: 'string', operators: ['like'] },
+  time_zone: { column: 'addresses.time_zone', type: 'string', operators: ['=', 'in'] },
+};
+
+/**
+ * SPEC §7 "Addresses and rooms": CRUD at /addresses/ and /addresses/{id}. Everything under the `addresses` module, in the caller's
+ * organisation only.
+ */
+export async function addressesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const addressOf = async (organisationId: number, addressId: number) => {
+    const row = await findAddress(app.db, organisationId, addressId);
+    if (!row) throw notFound();
+    return toAddress(row);
+  };
+
+  app.get('/api/addresses/', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary:
+        "The organisation's addresses by name: all of them as {data} without `page` (reference data), " +
+        'else paged; filters id (=, in), name and city (=, like), full_address (like), time_zone (=, in)',
+      querystring: placesListQuerySchema,
+      response: { 200: listResponse },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      const { page, per_page: perPage, filters } = request.query;
+      const query = applyFilters(addressesQuery(app.db, organisationId), filters, addressFilters)
+        .orderBy('addresses.name')
+        .orderBy('addresses.id');
+      if (page === undefined) return { data: (await query.execute()).map(toAddress) };
+      const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
+      return { ...paged, data: paged.data.map(toAddress) };
+    },
+  });
+
+  app.post('/api/addresses/', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary: 'Create an address',
+      body: addressBodySchema,
+      response: { 201: itemEnvelope },
+    },
+    handler: async (request, reply) => {
+      const { organisationId } = currentUser(request);
+      const id = await createAddress(app.db, organisationId, request.body);
+      return reply.code(201).send({ data: await addressOf(organisationId, id) });
+    },
+  });
+
+  app.get('/api/addresses/:id', {
+    config: { access: 'addresses' },
+    schema: { tags, summary: 'One address', params: addressIdParams, response: { 200: itemEnvelope } },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      return { data: await addressOf(organisationId, request.params.id) };
+    },
+  });
+
+  app.put('/api/addresses/:id', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary: 'Replace the fields of an address (its image and rooms stay)',
+      params: addressIdParams,
+      body: addressBodySchema,
+      response: { 200: itemEnvelope },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      await updateAddress(app.db, organisationId, request.params.id, request.body);
+      return { data: await addressOf(organisationId, request.params.id) };
+    },
+  });
+
+  app.delete('/api/addresses/:id', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary: 'Delete an address with no rooms left (else 422 on `address`)',
+      params: addressIdParams,
+    },
+    handler: async (request, reply) => {
+      const { organisationId } = currentUser(request);
+      await deleteAddress(app.db, organisationId, request.params.id);
+      return reply.code(204).send();
+    },
+  });
+}

@@ -1,0 +1,116 @@
+import {
+  DEFAULT_PER_PAGE,
+  pagedSchema,
+  placesListQuerySchema,
+  roomBodySchema,
+  roomSchema,
+} from '@kontrol/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../lib/http-errors.js';
+import { currentUser } from '../../plugins/auth.js';
+import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import { toRoom } from './rooms.presenter.js';
+import { findRoom, roomsQuery } from './rooms.repository.js';
+import { createRoom, deleteRoom, updateRoom } from './rooms.service.js';
+
+const tags = ['rooms'];
+const roomIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const itemEnvelope = z.object({ data: roomSchema });
+// The whole list first, strict, so a paged answer (with links and meta) fails it at once.
+const listResponse = z.union([z.object({ data: z.array(roomSchema) }).strict(), pagedSchema(roomSchema)]);
+const roomFilters: FilterWhitelist = {
+  id: { column: 'rooms.id', type: 'number', operators: ['=', 'in'] },
+  address_id: { column: 'rooms.address_id', type: 'number', operators: ['=', 'in'] },
+  name: { column: 'rooms.name', type: 'string', operators: ['=', 'like'] },
+};
+
+/**
+ * SPEC §7 "Addresses and rooms": CRUD at /rooms/ and /rooms/{id}, under the `addresses` module (rooms
+ * are part of an address's page), in the caller's organisation only.
+ */
+export async function roomsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const roomOf = async (organisationId: number, roomId: number) => {
+    const row = await findRoom(app.db, organisationId, roomId);
+    if (!row) throw notFound();
+    return toRoom(row);
+  };
+
+  app.get('/api/rooms/', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary:
+        "The organisation's rooms by name: all of them as {data} without `page` (reference data), else " +
+        'paged; filters id and address_id (=, in), name (=, like)',
+      querystring: placesListQuerySchema,
+      response: { 200: listResponse },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      const { page, per_page: perPage, filters } = request.query;
+      const query = applyFilters(roomsQuery(app.db, organisationId), filters, roomFilters)
+        .orderBy('rooms.name')
+        .orderBy('rooms.id');
+      if (page === undefined) return { data: (await query.execute()).map(toRoom) };
+      const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
+      return { ...paged, data: paged.data.map(toRoom) };
+    },
+  });
+
+  app.post('/api/rooms/', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary: "Create a room in one of the organisation's addresses (else 422 on `address_id`)",
+      body: roomBodySchema,
+      response: { 201: itemEnvelope },
+    },
+    handler: async (request, reply) => {
+      const { organisationId } = currentUser(request);
+      const id = await createRoom(app.db, organisationId, request.body);
+      return reply.code(201).send({ data: await roomOf(organisationId, id) });
+    },
+  });
+
+  app.get('/api/rooms/:id', {
+    config: { access: 'addresses' },
+    schema: { tags, summary: 'One room', params: roomIdParams, response: { 200: itemEnvelope } },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      return { data: await roomOf(organisationId, request.params.id) };
+    },
+  });
+
+  app.put('/api/rooms/:id', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary: 'Replace the fields of a room; a new address_id moves it with its devices',
+      params: roomIdParams,
+      body: roomBodySchema,
+      response: { 200: itemEnvelope },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      await updateRoom(app.db, organisationId, request.params.id, request.body);
+      return { data: await roomOf(organisationId, request.params.id) };
+    },
+  });
+
+  app.delete('/api/rooms/:id', {
+    config: { access: 'addresses' },
+    schema: {
+      tags,
+      summary: 'Delete a room with no devices (else 422 on `room`)',
+      params: roomIdParams,
+    },
+    handler: async (request, reply) => {
+      const { organisationId } = currentUser(request);
+      await deleteRoom(app.db, organisationId, request.params.id);
+      return reply.code(204).send();
+    },
+  });
+}
