@@ -12,7 +12,7 @@ export const DESCRIPTION_MAX_LENGTH = 2000;
 /** Time zone a new address gets in the console when nobody picks another. */
 export const DEFAULT_TIME_ZONE = 'Europe/Moscow';
 
-/** Address images: checked by their first bytes, not by name; larger uploads answer 413. */
+/** Address images: checked by their first bytes, not by name; larger uploads answer 422 on `image`. */
 export const ADDRESS_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const ADDRESS_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type AddressImageType = (typeof ADDRESS_IMAGE_TYPES)[number];

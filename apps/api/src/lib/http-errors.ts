@@ -21,7 +21,11 @@ export class HttpError extends Error {
  * Schema failures come from the route validator instead; both answer the same shape.
  */
 export class FieldValidationError extends Error {
-  constructor(readonly fields: Record<string, MessageKey[]>) {
+  constructor(
+    readonly fields: Record<string, MessageKey[]>,
+    /** Placeholder values of messages that have some (`image.too_large` → `{max}`). */
+    readonly params: Partial<Record<MessageKey, MessageParams>> = {},
+  ) {
     super('validation failed');
     this.name = 'FieldValidationError';
   }

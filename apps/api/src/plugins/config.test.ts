@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -15,6 +16,16 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
     });
     expect(config.consoleDist).toMatch(/apps\/console\/dist$/);
+  });
+
+  it('keeps uploads next to the SQLite file unless UPLOADS_DIR names a folder', () => {
+    expect(loadConfig({}).uploadsDir).toBe(resolve('data/uploads'));
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/kontrol/k.db' }).uploadsDir).toBe(
+      '/var/lib/kontrol/uploads',
+    );
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/kontrol' }).uploadsDir).toBe(resolve('data/uploads'));
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).uploadsDir).toBe(resolve('data/uploads'));
+    expect(loadConfig({ UPLOADS_DIR: '/srv/uploads/' }).uploadsDir).toBe('/srv/uploads');
   });
 
   it('turns the demo off in production unless DEMO says otherwise, and with DEMO=0', () => {

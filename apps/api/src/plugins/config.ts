@@ -1,3 +1,4 @@
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -28,6 +29,7 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().min(3).default('Kontrol <no-reply@kontrol.local>'),
   CONSOLE_DIST: z.string().optional(),
+  UPLOADS_DIR: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -48,6 +50,8 @@ export interface Config {
   mailFrom: string;
   /** Folder of the built console; served at `/`. */
   consoleDist: string;
+  /** Absolute folder of uploaded files (address images); created on the first upload. */
+  uploadsDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -76,7 +80,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     consoleDist: e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../console/dist', import.meta.url)),
+    uploadsDir: resolve(e.UPLOADS_DIR ?? defaultUploadsDir(e.DATABASE_URL)),
   };
+}
+
+/**
+ * Uploads live next to the SQLite file (`./data/kontrol.db` → `./data/uploads`), so one data folder
+ * holds everything to back up; with PostgreSQL or an in-memory database, in `./data/uploads`.
+ */
+function defaultUploadsDir(databaseUrl: string): string {
+  const location = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
+  if (location === '' || location === ':memory:') return join('data', 'uploads');
+  return join(dirname(location), 'uploads');
 }
 
 function stripEmpty(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -63,7 +63,10 @@ function handleError(
   }
   if (error instanceof FieldValidationError) {
     const errors = Object.fromEntries(
-      Object.entries(error.fields).map(([field, keys]) => [field, keys.map((key) => t(key))]),
+      Object.entries(error.fields).map(([field, keys]) => [
+        field,
+        keys.map((key) => t(key, error.params[key])),
+      ]),
     );
     return send(reply, 422, { message: t('validation.failed'), errors });
   }

@@ -97,3 +97,39 @@ export function deleteAddress(db: Kysely<Database>, organisationId: number, addr
     .returning('image_file')
     .executeTakeFirst();
 }
+
+export function findAddressImage(db: Kysely<Database>, organisationId: number, addressId: number) {
+  return db
+    .selectFrom('addresses')
+    .select(['image_file', 'image_type'])
+    .where('id', '=', addressId)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+}
+
+/**
+ * Sets the address's image only if its file is still `expectedFile` (compare-and-set), so two
+ * uploads at once cannot both believe they replaced the same old file. True when it was set.
+ */
+export async function swapAddressImage(
+  db: Kysely<Database>,
+  organisationId: number,
+  addressId: number,
+  expectedFile: string | null,
+  image: { file: string | null; type: string | null; updatedAt: string | null },
+  now: string,
+) {
+  const result = await db
+    .updateTable('addresses')
+    .set({
+      image_file: image.file,
+      image_type: image.type,
+      image_updated_at: image.updatedAt,
+      updated_at: now,
+    })
+    .where('id', '=', addressId)
+    .where('organisation_id', '=', organisationId)
+    .where('image_file', expectedFile === null ? 'is' : '=', expectedFile)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -5,14 +5,17 @@ import {
   pagedSchema,
   placesListQuerySchema,
 } from '@kontrol/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
 import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import { AddressImageStore } from './address-image.js';
+import { addressImageRoutes } from './address-image.routes.js';
 import { toAddress } from './addresses.presenter.js';
 import { addressesQuery, findAddress } from './addresses.repository.js';
+import type { AddressImageDeps } from './address-image.service.js';
 import { createAddress, deleteAddress, updateAddress } from './addresses.service.js';
 
 const tags = ['addresses'];
@@ -32,11 +35,14 @@ const addressFilters: FilterWhitelist = {
 };
 
 /**
- * SPEC §7 "Addresses and rooms": CRUD at /addresses/ and /addresses/{id}. Everything under the `addresses` module, in the caller's
+ * SPEC §7 "Addresses and rooms": CRUD at /addresses/ and /addresses/{id}, and the address image
+ * (docs/places-and-equipment.md). Everything under the `addresses` module, in the caller's
  * organisation only.
  */
 export async function addressesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const images = new AddressImageStore(app.config.uploadsDir);
+  const deps = (request: FastifyRequest): AddressImageDeps => ({ db: app.db, images, log: request.log });
   const addressOf = async (organisationId: number, addressId: number) => {
     const row = await findAddress(app.db, organisationId, addressId);
     if (!row) throw notFound();
@@ -109,13 +115,15 @@ export async function addressesRoutes(fastify: FastifyInstance) {
     config: { access: 'addresses' },
     schema: {
       tags,
-      summary: 'Delete an address with no rooms left (else 422 on `address`)',
+      summary: 'Delete an address with no rooms left (else 422 on `address`); its image goes too',
       params: addressIdParams,
     },
     handler: async (request, reply) => {
       const { organisationId } = currentUser(request);
-      await deleteAddress(app.db, organisationId, request.params.id);
+      await deleteAddress(deps(request), organisationId, request.params.id);
       return reply.code(204).send();
     },
   });
+
+  await app.register(addressImageRoutes, { images, addressOf });
 }

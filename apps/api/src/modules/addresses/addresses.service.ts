@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
+import { discardImageFile, type AddressImageDeps } from './address-image.service.js';
 import {
   addressExists,
   countAddressRooms,
@@ -56,18 +57,20 @@ const hasRooms = () => new FieldValidationError({ address: ['address.has_rooms']
 
 /**
  * Deletes an address that holds no rooms (and so no devices): deleting one with rooms is refused
- * rather than cascaded, so equipment and its history are never lost by one click.
+ * rather than cascaded, so equipment and its history are never lost by one click. Its image file
+ * goes with it.
  */
-export async function deleteAddress(db: Kysely<Database>, organisationId: number, addressId: number) {
-  if (!(await addressExists(db, organisationId, addressId))) throw notFound();
-  if ((await countAddressRooms(db, addressId)) > 0) throw hasRooms();
+export async function deleteAddress(deps: AddressImageDeps, organisationId: number, addressId: number) {
+  if (!(await addressExists(deps.db, organisationId, addressId))) throw notFound();
+  if ((await countAddressRooms(deps.db, addressId)) > 0) throw hasRooms();
   let deleted;
   try {
-    deleted = await deleteAddressRow(db, organisationId, addressId);
+    deleted = await deleteAddressRow(deps.db, organisationId, addressId);
   } catch (error) {
     // A room added between the count and the delete: the foreign key has the last word.
     if (isForeignKeyViolation(error)) throw hasRooms();
     throw error;
   }
   if (!deleted) throw notFound();
+  if (deleted.image_file) await discardImageFile(deps, deleted.image_file);
 }
