@@ -11,6 +11,7 @@ import {
   reloadReference,
   useLoadingFlag,
   useReferenceData,
+  useReferenceList,
 } from './use-reference-data';
 
 const wrapper = ({ children }: { children: ReactNode }) => (
@@ -75,5 +76,21 @@ describe('reference data (SPEC §1, §4)', () => {
     release();
     await waitFor(() => expect(result.current.recipes).toBe(false));
     expect(result.current.data.ready).toBe(true);
+  });
+
+  it('gives a page one list as loaded, and nothing (without a request) for a module the user lacks', async () => {
+    const counts = countRequests(['/addresses/', '/rooms/']);
+    const user = buildAuthUser(['addresses']);
+    const { result } = renderHook(
+      () => ({ rooms: useReferenceList(user, 'rooms'), devices: useReferenceList(user, 'devices') }),
+      { wrapper },
+    );
+    await waitFor(() => expect(counts['/rooms/']).toBe(1));
+    expect(result.current.rooms).toEqual([]);
+    expect(result.current.devices).toEqual([]);
+    // A forced reload reaches the page: addresses and rooms are cached, not frozen.
+    server.use(http.get('/api/rooms/', () => HttpResponse.json({ data: [{ id: 1 }] })));
+    await reloadReference(queryClient, ['rooms'], { force: true });
+    await waitFor(() => expect(result.current.rooms).toEqual([{ id: 1 }]));
   });
 });

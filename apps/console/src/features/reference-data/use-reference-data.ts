@@ -1,5 +1,5 @@
 import type { AuthUser } from '@kontrol/contracts';
-import { useIsFetching, useQueries, type QueryClient } from '@tanstack/react-query';
+import { useIsFetching, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
 import { queryClient } from '../../lib/query-client';
 import { referenceKey, referenceResources, type LoadingFlag, type ReferenceResource } from './resources';
 
@@ -38,6 +38,21 @@ export function useReferenceData(user: AuthUser): { ready: boolean } {
   const results = useQueries({ queries: resources.map(queryFor) });
   const ready = resources.every((resource, index) => !resource.gates || !results[index]?.isPending);
   return { ready };
+}
+
+const NOTHING: readonly never[] = [];
+
+/**
+ * One reference list as the account frame loaded it (SPEC §1), kept up to date by
+ * {@link reloadReference}. Empty when the user's modules do not allow the list (it is then never
+ * requested) or when its load failed. Use only for lists: device types, devices, addresses, rooms….
+ */
+export function useReferenceList<T>(user: AuthUser, name: string): readonly T[] {
+  const resource = referenceResources.find((r) => r.name === name);
+  if (!resource) throw new Error(`Unknown reference list ${name}`);
+  const allowed = user.acl_modules.some((m) => m.slug === resource.module);
+  const { data } = useQuery({ ...queryFor(resource), enabled: allowed });
+  return allowed && Array.isArray(data) ? (data as T[]) : NOTHING;
 }
 
 /** SPEC §4 loading flags: true while any request of that resource is under way. */
