@@ -7,6 +7,7 @@ import { aclRoutes } from './modules/acl/acl.routes.js';
 import { addressesRoutes } from './modules/addresses/addresses.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js';
+import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { roomsRoutes } from './modules/rooms/rooms.routes.js';
@@ -77,6 +78,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(authRoutes);
   await app.register(aclRoutes);
   await app.register(deviceTypesRoutes);
+  await app.register(devicesRoutes);
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
 

@@ -153,6 +153,10 @@ const catalog = {
     ru: 'Контроллер с таким идентификатором уже подключён к другому устройству.',
     en: 'This controller id is already used by another device.',
   },
+  'device.credential_not_smart': {
+    ru: 'Ключ подключения выдаётся только умному устройству: укажите идентификатор контроллера или шаблон тока.',
+    en: 'Only a smart device gets a gateway credential: set a controller id or a current template.',
+  },
   'image.type': {
     ru: 'Загрузите изображение JPEG, PNG или WebP.',
     en: 'Upload a JPEG, PNG or WebP image.',

@@ -1,7 +1,7 @@
-import type { ModuleSlug } from '@kontrol/contracts';
-import type { Database } from '@kontrol/db';
+import { DEFAULT_TIME_ZONE, DEFAULT_WORK_TIME, type ModuleSlug } from '@kontrol/contracts';
+import type { Database, DevicesTable } from '@kontrol/db';
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { insertRole } from '../modules/acl/acl.repository.js';
 import { createOrganisationWithAdmin } from '../modules/organisations/organisations.service.js';
 import { createUser } from '../modules/users/users.service.js';
@@ -64,4 +64,86 @@ export async function buildUser(
     verified: options.verified ?? true,
   });
   return { id, email, password, organisationId, roleId };
+}
+
+/** An address of the organisation, inserted directly (Moscow time, open 09:00–21:00 daily). */
+export async function buildAddress(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: { name?: string; timeZone?: string } = {},
+) {
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('addresses')
+    .values({
+      organisation_id: organisationId,
+      name: options.name ?? `Address ${unique()}`,
+      full_address: 'Moscow, Tverskaya 1',
+      city: 'Moscow',
+      time_zone: options.timeZone ?? DEFAULT_TIME_ZONE,
+      work_time: JSON.stringify(DEFAULT_WORK_TIME),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, organisationId };
+}
+
+/** A room of the organisation, in `addressId` or in a new address of its own. */
+export async function buildRoom(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: { addressId?: number; name?: string } = {},
+) {
+  const addressId = options.addressId ?? (await buildAddress(db, organisationId)).id;
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('rooms')
+    .values({
+      organisation_id: organisationId,
+      address_id: addressId,
+      name: options.name ?? `Room ${unique()}`,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, addressId, organisationId };
+}
+
+/**
+ * A device of the organisation inserted directly (no credential is issued: use the API for that),
+ * in `roomId` or in a new room; a combi oven unless `typeId` says otherwise.
+ */
+export async function buildDevice(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: Partial<Omit<Insertable<DevicesTable>, 'organisation_id'>> = {},
+) {
+  const roomId = options.room_id ?? (await buildRoom(db, organisationId)).id;
+  const type =
+    options.type_id ??
+    (
+      await db
+        .selectFrom('device_types')
+        .select('id')
+        .where('slug', '=', 'combi_oven')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('devices')
+    .values({
+      name: `Device ${unique()}`,
+      created_at: now,
+      updated_at: now,
+      ...options,
+      organisation_id: organisationId,
+      room_id: roomId,
+      type_id: type,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, roomId, typeId: type, organisationId };
 }

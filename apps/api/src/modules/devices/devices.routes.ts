@@ -1,0 +1,128 @@
+import {
+  DEFAULT_PER_PAGE,
+  deviceBodySchema,
+  deviceSchema,
+  devicesListQuerySchema,
+  deviceWithCredentialSchema,
+  pagedSchema,
+} from '@kontrol/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../lib/http-errors.js';
+import { currentUser } from '../../plugins/auth.js';
+import { paginate } from '../../plugins/pagination.js';
+import { toDevice } from './devices.presenter.js';
+import { findDevice } from './devices.repository.js';
+import {
+  createDevice,
+  deleteDevice,
+  devicesListQuery,
+  rotateDeviceCredential,
+  updateDevice,
+} from './devices.service.js';
+
+const tags = ['devices'];
+/**
+ * Ids are digits only, so that other paths under /api/devices/ (types, client/groups, and the
+ * events, stat and reports of later issues) never reach these routes, whatever the router's order.
+ */
+export const DEVICE_ID = ':id(^\\d+$)';
+export const deviceIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const itemEnvelope = z.object({ data: deviceSchema });
+const credentialEnvelope = z.object({ data: deviceWithCredentialSchema });
+// The whole list first, strict, so a 10 000-device answer is checked once (a paged answer, with
+// links and meta, fails it at once and matches the second).
+const listResponse = z.union([z.object({ data: z.array(deviceSchema) }).strict(), pagedSchema(deviceSchema)]);
+
+/** SPEC §7 "Devices": CRUD at /devices/ and /devices/{id}, plus the gateway credential. */
+export async function devicesRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/api/devices/', {
+    config: { access: 'devices' },
+    schema: {
+      tags,
+      summary:
+        "The organisation's devices: all of them as {data} without `page` (reference data), else paged; " +
+        'search, sort and filters apply in both modes',
+      querystring: devicesListQuerySchema,
+      response: { 200: listResponse },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      const { page, per_page: perPage, ...params } = request.query;
+      const query = devicesListQuery(app.db, organisationId, params);
+      if (page === undefined) return { data: (await query.execute()).map(toDevice) };
+      const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
+      return { ...paged, data: paged.data.map(toDevice) };
+    },
+  });
+
+  app.post('/api/devices/', {
+    config: { access: 'devices' },
+    schema: {
+      tags,
+      summary: 'Create a device; a smart one comes back with its gateway credential, shown only this once',
+      body: deviceBodySchema,
+      response: { 201: credentialEnvelope },
+    },
+    handler: async (request, reply) => {
+      const { organisationId } = currentUser(request);
+      const device = await createDevice(app.db, organisationId, request.body);
+      return reply.code(201).send({ data: device });
+    },
+  });
+
+  app.get(`/api/devices/${DEVICE_ID}`, {
+    config: { access: 'devices' },
+    schema: { tags, summary: 'One device', params: deviceIdParams, response: { 200: itemEnvelope } },
+    handler: async (request) => {
+      const row = await findDevice(app.db, currentUser(request).organisationId, request.params.id);
+      if (!row) throw notFound();
+      return { data: toDevice(row) };
+    },
+  });
+
+  app.put(`/api/devices/${DEVICE_ID}`, {
+    config: { access: 'devices' },
+    schema: {
+      tags,
+      summary: 'Replace a device; `credential` is set only when this change made it smart and it had none',
+      params: deviceIdParams,
+      body: deviceBodySchema,
+      response: { 200: credentialEnvelope },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      return { data: await updateDevice(app.db, organisationId, request.params.id, request.body) };
+    },
+  });
+
+  app.delete(`/api/devices/${DEVICE_ID}`, {
+    config: { access: 'devices' },
+    schema: {
+      tags,
+      summary: 'Delete a device with its group memberships and service log',
+      params: deviceIdParams,
+    },
+    handler: async (request, reply) => {
+      await deleteDevice(app.db, currentUser(request).organisationId, request.params.id);
+      return reply.code(204).send();
+    },
+  });
+
+  app.post(`/api/devices/${DEVICE_ID}/credential`, {
+    config: { access: 'devices' },
+    schema: {
+      tags,
+      summary: 'Issue a new gateway credential (shown only in this answer); the old one stops working',
+      params: deviceIdParams,
+      response: { 200: credentialEnvelope },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      return { data: await rotateDeviceCredential(app.db, organisationId, request.params.id) };
+    },
+  });
+}

@@ -1,0 +1,278 @@
+import type {
+  DeviceWithCredential,
+  deviceBodySchema,
+  devicesListQuerySchema,
+  Filters,
+  MessageKey,
+} from '@kontrol/contracts';
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import { randomSecret, safeEqual, sha256 } from '../../lib/crypto.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { nowIso } from '../../lib/time.js';
+import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { deviceTypeExists } from '../device-types/device-types.repository.js';
+import { toDevice } from './devices.presenter.js';
+import {
+  controllerIdTaken,
+  deleteDevice as deleteDeviceRow,
+  devicesQuery,
+  findDevice,
+  findDeviceCredential,
+  findDeviceState,
+  findOrganisationRoom,
+  insertDevice,
+  orderDevices,
+  organisationRoomIds,
+  updateDevice as updateDeviceRow,
+  whereDeviceMatches,
+  whereRoomIn,
+  whereSmart,
+  type DeviceSortField,
+  type DevicesQuery,
+} from './devices.repository.js';
+
+export type DeviceInput = z.output<typeof deviceBodySchema>;
+export type DevicesListParams = z.output<typeof devicesListQuerySchema>;
+
+/**
+ * Gateway credentials (docs/places-and-equipment.md "Gateway credential"): `kdc_` and 32 random
+ * bytes in base64url. Only the SHA-256 is stored, so the secret is shown once, when issued.
+ */
+export const DEVICE_CREDENTIAL_PREFIX = 'kdc_';
+const CREDENTIAL_BYTES = 32;
+const CREDENTIAL_MAX_LENGTH = 256;
+
+/**
+ * `filters[field]` of `GET /api/devices/` (docs/api.md). `address_id` is the room's, so it filters
+ * a query of rooms; `is_smart` is derived and handled on its own (see `devicesListQuery`).
+ */
+export const DEVICE_FILTERS: FilterWhitelist = {
+  id: { column: 'devices.id', type: 'number', operators: ['=', 'in'] },
+  type_id: { column: 'devices.type_id', type: 'number', operators: ['=', 'in'] },
+  room_id: { column: 'devices.room_id', type: 'number', operators: ['=', 'in'] },
+  name: { column: 'devices.name', type: 'string', operators: ['like'] },
+};
+const ROOM_FILTERS: FilterWhitelist = {
+  address_id: { column: 'rooms.address_id', type: 'number', operators: ['=', 'in'] },
+};
+const TRUE_VALUES: unknown[] = [true, 1, '1', 'true'];
+const FALSE_VALUES: unknown[] = [false, 0, '0', 'false'];
+
+function isSmart(device: { controller_id: string | null; template_id: number | null }) {
+  return device.controller_id !== null || device.template_id !== null;
+}
+
+function newCredential() {
+  const secret = `${DEVICE_CREDENTIAL_PREFIX}${randomSecret(CREDENTIAL_BYTES)}`;
+  return { secret, hash: sha256(secret), issuedAt: nowIso() };
+}
+
+/** Collects a filter's 422 instead of throwing it, so every bad filter is reported at once. */
+function collecting<T>(errors: Record<string, MessageKey[]>, build: () => T): T | undefined {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof FieldValidationError)) throw error;
+    Object.assign(errors, error.fields);
+    return undefined;
+  }
+}
+
+/**
+ * The devices of an organisation with the list's search, whitelisted filters and sort applied.
+ * `is_smart` is not a column, so it is checked here and turned into its condition; its errors
+ * answer in the same 422 as the other filters'.
+ */
+export function devicesListQuery(
+  db: Kysely<Database>,
+  organisationId: number,
+  params: Pick<DevicesListParams, 'filters' | 'search' | 'sort'>,
+): DevicesQuery {
+  const { is_smart: smartFilter, address_id: addressFilter, ...filters }: Filters = params.filters ?? {};
+  const errors: Record<string, MessageKey[]> = {};
+  let smart: boolean | undefined;
+  if (smartFilter) {
+    if (smartFilter.operator !== '=') errors['filters.is_smart'] = ['filter.operator'];
+    else if (TRUE_VALUES.includes(smartFilter.value)) smart = true;
+    else if (FALSE_VALUES.includes(smartFilter.value)) smart = false;
+    else errors['filters.is_smart'] = ['filter.value'];
+  }
+  const rooms = addressFilter
+    ? collecting(errors, () =>
+        applyFilters(organisationRoomIds(db, organisationId), { address_id: addressFilter }, ROOM_FILTERS),
+      )
+    : undefined;
+  let query = collecting(errors, () =>
+    applyFilters(devicesQuery(db, organisationId), filters, DEVICE_FILTERS),
+  );
+  if (!query || Object.keys(errors).length > 0) throw new FieldValidationError(errors);
+  if (rooms) query = whereRoomIn(query, rooms);
+  if (smart !== undefined) query = whereSmart(query, smart);
+  if (params.search) query = whereDeviceMatches(query, params.search);
+  const sort = params.sort ?? 'name';
+  const field = sort.replace(/^-/, '') as DeviceSortField;
+  return orderDevices(query, field, sort.startsWith('-') ? 'desc' : 'asc');
+}
+
+/**
+ * Rules the schema cannot check: the type exists, the room is one of the organisation's, and no
+ * other device anywhere holds the controller id. `template_id` is accepted as any positive integer
+ * until current templates exist (a later issue checks it against them).
+ */
+async function checkReferences(
+  db: Kysely<Database>,
+  organisationId: number,
+  input: DeviceInput,
+  exceptDeviceId?: number,
+) {
+  const [typeExists, room, taken] = await Promise.all([
+    deviceTypeExists(db, input.type_id),
+    findOrganisationRoom(db, organisationId, input.room_id),
+    input.controller_id === null
+      ? Promise.resolve(false)
+      : controllerIdTaken(db, input.controller_id, exceptDeviceId),
+  ]);
+  const errors: Record<string, MessageKey[]> = {};
+  if (!typeExists) errors.type_id = ['field.exists'];
+  if (!room) errors.room_id = ['field.exists'];
+  if (taken) errors.controller_id = ['device.controller_taken'];
+  if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
+}
+
+/** Two saves racing for one controller id: the unique index stops the second; same 422. */
+async function guardControllerRace<T>(save: () => Promise<T>): Promise<T> {
+  try {
+    return await save();
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new FieldValidationError({ controller_id: ['device.controller_taken'] });
+    throw error;
+  }
+}
+
+function columnsOf(input: DeviceInput) {
+  return {
+    name: input.name,
+    type_id: input.type_id,
+    room_id: input.room_id,
+    serial_number: input.serial_number,
+    controller_id: input.controller_id,
+    template_id: input.template_id,
+    shift_start: input.shift_start,
+    wash_interval_hours: input.wash_interval_hours,
+    service_interval_days: input.service_interval_days,
+    next_service_date: input.next_service_date,
+    notes: input.notes,
+  };
+}
+
+async function presentDevice(
+  db: Kysely<Database>,
+  organisationId: number,
+  deviceId: number,
+  credential: string | null,
+): Promise<DeviceWithCredential> {
+  const row = await findDevice(db, organisationId, deviceId);
+  if (!row) throw notFound();
+  return { ...toDevice(row), credential };
+}
+
+/** Creates a device; a smart one gets its gateway credential, returned here and never again. */
+export async function createDevice(
+  db: Kysely<Database>,
+  organisationId: number,
+  input: DeviceInput,
+): Promise<DeviceWithCredential> {
+  await checkReferences(db, organisationId, input);
+  const credential = isSmart(input) ? newCredential() : undefined;
+  const now = nowIso();
+  const id = await guardControllerRace(() =>
+    insertDevice(db, {
+      organisation_id: organisationId,
+      ...columnsOf(input),
+      credential_hash: credential?.hash ?? null,
+      credential_issued_at: credential?.issuedAt ?? null,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+  return presentDevice(db, organisationId, id, credential?.secret ?? null);
+}
+
+/**
+ * Replaces a device's fields. A device that becomes smart without a credential gets one (returned
+ * once, as on create); one that stops being smart loses its credential, so a secret left on an
+ * old controller stops working. Changing the controller id keeps the credential (rotate it when
+ * the hardware changes hands).
+ */
+export async function updateDevice(
+  db: Kysely<Database>,
+  organisationId: number,
+  deviceId: number,
+  input: DeviceInput,
+): Promise<DeviceWithCredential> {
+  const state = await findDeviceState(db, organisationId, deviceId);
+  if (!state) throw notFound();
+  await checkReferences(db, organisationId, input, deviceId);
+  const smart = isSmart(input);
+  const credential = smart && state.credential_hash === null ? newCredential() : undefined;
+  const credentialColumns = credential
+    ? { credential_hash: credential.hash, credential_issued_at: credential.issuedAt }
+    : smart
+      ? {}
+      : { credential_hash: null, credential_issued_at: null };
+  await guardControllerRace(() =>
+    updateDeviceRow(db, organisationId, deviceId, {
+      ...columnsOf(input),
+      ...credentialColumns,
+      updated_at: nowIso(),
+    }),
+  );
+  return presentDevice(db, organisationId, deviceId, credential?.secret ?? null);
+}
+
+/** Issues a new gateway credential; the previous one stops working at once. Smart devices only. */
+export async function rotateDeviceCredential(
+  db: Kysely<Database>,
+  organisationId: number,
+  deviceId: number,
+): Promise<DeviceWithCredential> {
+  const state = await findDeviceState(db, organisationId, deviceId);
+  if (!state) throw notFound();
+  if (!isSmart(state)) throw new FieldValidationError({ controller_id: ['device.credential_not_smart'] });
+  const credential = newCredential();
+  await updateDeviceRow(db, organisationId, deviceId, {
+    credential_hash: credential.hash,
+    credential_issued_at: credential.issuedAt,
+    updated_at: nowIso(),
+  });
+  return presentDevice(db, organisationId, deviceId, credential.secret);
+}
+
+export async function deleteDevice(db: Kysely<Database>, organisationId: number, deviceId: number) {
+  if (!(await deleteDeviceRow(db, organisationId, deviceId))) throw notFound();
+}
+
+/** Compared against when no device matches, so a miss costs the same as a wrong secret. */
+const DECOY_HASH = sha256('kontrol: no such device');
+
+/**
+ * The gateway's check (issue #5): does `secret` belong to the device named by id (a number) or by
+ * controller id (a string)? Hashes are compared in constant time. Answers the device and its
+ * organisation, or null for an unknown device, a device without a credential or a wrong secret.
+ */
+export async function verifyDeviceCredential(
+  db: Kysely<Database>,
+  device: number | string,
+  secret: string,
+): Promise<{ deviceId: number; organisationId: number; controllerId: string | null } | null> {
+  if (secret.length === 0 || secret.length > CREDENTIAL_MAX_LENGTH) return null;
+  const row = await findDeviceCredential(db, device);
+  const stored = row?.credential_hash ?? DECOY_HASH;
+  const matches = safeEqual(sha256(secret), stored);
+  if (!row || row.credential_hash === null || !matches) return null;
+  return { deviceId: row.id, organisationId: row.organisation_id, controllerId: row.controller_id };
+}
