@@ -7,6 +7,7 @@ import { aclRoutes } from './modules/acl/acl.routes.js';
 import { addressesRoutes } from './modules/addresses/addresses.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js';
+import { deviceServiceLogRoutes } from './modules/devices/device-service-log.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
@@ -79,6 +80,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(aclRoutes);
   await app.register(deviceTypesRoutes);
   await app.register(devicesRoutes);
+  await app.register(deviceServiceLogRoutes);
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
 
