@@ -6,6 +6,7 @@ import qs from 'qs';
 import { aclRoutes } from './modules/acl/acl.routes.js';
 import { addressesRoutes } from './modules/addresses/addresses.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { deviceGroupsRoutes } from './modules/device-groups/device-groups.routes.js';
 import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js';
 import { deviceServiceLogRoutes } from './modules/devices/device-service-log.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
@@ -81,6 +82,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(deviceTypesRoutes);
   await app.register(devicesRoutes);
   await app.register(deviceServiceLogRoutes);
+  await app.register(deviceGroupsRoutes);
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
 
