@@ -1,0 +1,11 @@
+import type { Address } from '@kontrol/contracts';
+import { useCurrentUser } from '../../auth/use-current-user';
+import { useReferenceList } from '../../reference-data/use-reference-data';
+
+/**
+ * GET /api/addresses/ (the whole list) is reference data: the account frame loads it before the
+ * page shows and keeps it cached until {@link reloadPlaces} forces a reload (SPEC §1, §4).
+ */
+export function useAddresses(): readonly Address[] {
+  return useReferenceList<Address>(useCurrentUser(), 'addresses');
+}
