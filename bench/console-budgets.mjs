@@ -11,6 +11,11 @@
 //
 // BENCH_LH_RUNS (default 3): Lighthouse runs per page and preset; the median score is reported.
 // BENCH_NO_DOCS=1: do not touch docs/benchmarks.md. E2E_SKIP_BUILD=1: use the built files as they are.
+// To iterate faster (a partial run never rewrites docs/benchmarks.md):
+//   BENCH_ONLY=lighthouse (or js, axe; comma-separated) measures only those parts;
+//   BENCH_PAGES=login,dashboard and BENCH_PRESETS=mobile,desktop narrow the Lighthouse runs.
+// Every Lighthouse report is kept whole in bench/results/lhr-<date>/ for its diagnostics
+// (`node bench/lib/lhr-summary.mjs <file>…` prints the useful parts).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -26,6 +31,19 @@ import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from './lib/
 
 const TARGETS = { initialJsBytes: 200_000, lighthouse: 95, axeImpacts: ['serious', 'critical'] };
 const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? 3) || 3);
+const listEnv = (name, all) => {
+  const value = process.env[name]?.trim();
+  if (!value) return all;
+  const chosen = value.split(',').map((item) => item.trim());
+  const unknown = chosen.filter((item) => !all.includes(item));
+  if (unknown.length) throw new Error(`${name}: unknown ${unknown.join(', ')} (one of ${all.join(', ')})`);
+  return chosen;
+};
+const ONLY = listEnv('BENCH_ONLY', ['js', 'axe', 'lighthouse']);
+const LH_PAGES = listEnv('BENCH_PAGES', ['login', 'dashboard']);
+const LH_PRESETS = listEnv('BENCH_PRESETS', ['mobile', 'desktop']);
+/** Only a run of everything may rewrite the generated section of docs/benchmarks.md. */
+const PARTIAL = ['BENCH_ONLY', 'BENCH_PAGES', 'BENCH_PRESETS'].some((name) => process.env[name]?.trim());
 const KB = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const missed = [];
 
@@ -111,7 +129,7 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-async function lighthouseRun(url, preset, extraHeaders) {
+async function lighthouseRun(url, preset, extraHeaders, saveAs) {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: CHROMIUM_HEADLESS_ARGS,
@@ -128,6 +146,7 @@ async function lighthouseRun(url, preset, extraHeaders) {
     const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
+    if (saveAs) writeFileSync(saveAs, JSON.stringify(lhr));
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const audit = (id) => lhr.audits[id]?.numericValue;
     const shifts = (lhr.audits['layout-shifts']?.details?.items ?? []).map(
@@ -143,6 +162,9 @@ async function lighthouseRun(url, preset, extraHeaders) {
       tbt: audit('total-blocking-time'),
       cls: audit('cumulative-layout-shift'),
       si: audit('speed-index'),
+      // Lighthouse's measure of how fast the machine was during the run (higher is faster); a
+      // low one means other work shared the CPU and TBT is not comparable.
+      benchmarkIndex: lhr.environment?.benchmarkIndex,
       failedA11y: Object.values(lhr.audits)
         .filter(
           (a) =>
@@ -163,20 +185,22 @@ async function lighthouseRun(url, preset, extraHeaders) {
  * would send no X-XSRF-TOKEN, and its first POST (POST /api/acl/roles lists the roles) would answer
  * 419 and sign it out; the header is therefore sent the same way, as the console would send it.
  */
-async function measureLighthouse(baseURL, session) {
+async function measureLighthouse(baseURL, session, lhrDir) {
   const signedIn = { Cookie: session.cookieHeader, 'X-XSRF-TOKEN': session.xsrf };
   const pages = [
-    { name: '/auth/login', url: `${baseURL}/auth/login` },
-    { name: '/account/dashboard', url: `${baseURL}/account/dashboard`, headers: signedIn },
-  ];
+    { key: 'login', name: '/auth/login', url: `${baseURL}/auth/login` },
+    { key: 'dashboard', name: '/account/dashboard', url: `${baseURL}/account/dashboard`, headers: signedIn },
+  ].filter((page) => LH_PAGES.includes(page.key));
+  mkdirSync(lhrDir, { recursive: true });
   const rows = [];
   for (const page of pages) {
-    for (const preset of ['mobile', 'desktop']) {
+    for (const preset of LH_PRESETS) {
       const runs = [];
       const errors = [];
       for (let i = 0; i < LH_RUNS; i++) {
         try {
-          runs.push(await lighthouseRun(page.url, preset, page.headers));
+          const saveAs = join(lhrDir, `${page.key}-${preset}-${i + 1}.json`);
+          runs.push(await lighthouseRun(page.url, preset, page.headers, saveAs));
         } catch (error) {
           errors.push(String(error?.message ?? error).split('\n')[0]);
         }
@@ -201,6 +225,7 @@ async function measureLighthouse(baseURL, session) {
         tbt: median(runs.map((r) => r.tbt)),
         cls: median(runs.map((r) => r.cls)),
         si: median(runs.map((r) => r.si)),
+        benchmarkIndex: median(runs.map((r) => r.benchmarkIndex ?? 0)),
         failedA11y: [...new Set(runs.flatMap((r) => r.failedA11y))],
       };
       rows.push(row);
@@ -208,6 +233,7 @@ async function measureLighthouse(baseURL, session) {
         `lighthouse ${row.page} ${preset}: performance ${row.performance} (runs ${row.performanceRuns.join(', ')}), ` +
           `accessibility ${row.accessibility}; FCP ${ms(row.fcp)}, LCP ${ms(row.lcp)}, TBT ${ms(row.tbt)}, ` +
           `CLS ${row.cls?.toFixed(3)}${row.shifts.length ? ` (${row.shifts.join(', ')})` : ''}; ` +
+          `benchmark index ${Math.round(row.benchmarkIndex)}; ` +
           `ended on ${row.finalPaths.join(', ')}` +
           `${row.failedA11y.length ? `; failed a11y audits: ${row.failedA11y.join(', ')}` : ''}`,
       );
@@ -294,7 +320,7 @@ async function measureAxe(browser, baseURL, adminCookies, noModuleCookies) {
 // Report
 
 function verdicts(js, lh, axe) {
-  if (js.gzip9 > TARGETS.initialJsBytes)
+  if (js && js.gzip9 > TARGETS.initialJsBytes)
     missed.push(`MISSED initial JS of /auth/login: ${KB(js.gzip9)} gzipped > ${KB(TARGETS.initialJsBytes)}`);
   for (const row of lh) {
     if (row.error) {
@@ -447,29 +473,41 @@ try {
   const admin = await apiLogin(server.baseURL, logins.admin);
   const noModules = await apiLogin(server.baseURL, logins.noModules);
 
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
-  const js = await measureInitialJs(browser, server.baseURL);
-  console.log(
-    `initial JS of /auth/login: ${js.files.length} scripts, ${KB(js.raw)} raw, ${KB(js.gzip9)} gzip -9, ` +
-      `${KB(js.transferred)} transferred`,
-  );
-  for (const f of js.files)
-    console.log(`  ${f.url}: ${KB(f.raw)} raw, ${KB(f.gzip9)} gzip -9, ${KB(f.transferred)} ${f.encoding}`);
+  let js;
+  let axe = [];
+  if (ONLY.includes('js') || ONLY.includes('axe')) {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    if (ONLY.includes('js')) {
+      js = await measureInitialJs(browser, server.baseURL);
+      console.log(
+        `initial JS of /auth/login: ${js.files.length} scripts, ${KB(js.raw)} raw, ${KB(js.gzip9)} gzip -9, ` +
+          `${KB(js.transferred)} transferred`,
+      );
+      for (const f of js.files)
+        console.log(
+          `  ${f.url}: ${KB(f.raw)} raw, ${KB(f.gzip9)} gzip -9, ${KB(f.transferred)} ${f.encoding}`,
+        );
+    }
+    if (ONLY.includes('axe'))
+      axe = await measureAxe(browser, server.baseURL, admin.cookies, noModules.cookies);
+    await browser.close();
+    browser = undefined;
+  }
 
-  const axe = await measureAxe(browser, server.baseURL, admin.cookies, noModules.cookies);
-  await browser.close();
-  browser = undefined;
-
-  const lh = await measureLighthouse(server.baseURL, admin);
+  const stamp = env.date.replace(/[:]/g, '');
+  const lh = ONLY.includes('lighthouse')
+    ? await measureLighthouse(server.baseURL, admin, join(ROOT, 'bench/results', `lhr-${stamp}`))
+    : [];
 
   verdicts(js, lh, axe);
-  const section = markdown(env, js, lh, axe);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
-    join(ROOT, 'bench/results', `console-budgets-${env.date.replace(/[:]/g, '')}.json`),
+    join(ROOT, 'bench/results', `console-budgets-${stamp}.json`),
     JSON.stringify({ env, targets: TARGETS, js, lighthouse: lh, axe, missed }, null, 2),
   );
-  if (process.env.BENCH_NO_DOCS !== '1') writeDocs(section);
+  if (PARTIAL)
+    console.log('partial run (BENCH_ONLY, BENCH_PAGES or BENCH_PRESETS): docs/benchmarks.md left alone');
+  else if (process.env.BENCH_NO_DOCS !== '1') writeDocs(markdown(env, js, lh, axe));
   console.log('');
   for (const line of missed) console.log(line);
   console.log(missed.length ? `${missed.length} target(s) missed.` : 'All targets met.');
