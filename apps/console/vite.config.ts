@@ -18,5 +18,9 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which files each chunk needs. The API reads it to preload the
+    // account frame's and the requested page's chunks for a signed-in visitor (apps/api
+    // plugins/console.ts); it is never served (a dot folder).
+    manifest: true,
   },
 });

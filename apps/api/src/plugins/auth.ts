@@ -92,6 +92,15 @@ async function identifyBySession(request: FastifyRequest) {
 }
 
 /**
+ * The user of the request's live session cookie, for handlers outside the access hook (the
+ * console's pages have no `config.access`); undefined without one. Bearer tokens are not looked at.
+ */
+export async function sessionUser(request: FastifyRequest): Promise<CurrentUser | undefined> {
+  if (!request.user) await identifyBySession(request);
+  return request.authVia === 'session' ? request.user : undefined;
+}
+
+/**
  * One hook in front of every API route: who is calling (bearer token or session cookie), then
  * 401 (no user where one is needed), 419 (state change without the session's CSRF token) and
  * 403 (module missing), in that order. Routes without `config.access` (static files) are skipped;

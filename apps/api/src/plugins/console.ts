@@ -1,21 +1,117 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { translate } from '@kontrol/contracts';
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toAuthUser } from '../modules/users/users.presenter.js';
+import { sessionUser } from './auth.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The element the console reads the signed-in user from (apps/console features/auth/session.ts). */
+export const INLINE_USER_ID = 'kontrol-user';
+/** The account frame's module in the console's build manifest. */
+const ACCOUNT_FRAME_SOURCE = 'src/app/layout/account-layout.tsx';
+
+/** One chunk of Vite's build manifest (`dist/.vite/manifest.json`, `build.manifest: true`). */
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/**
+ * JSON that can sit inside `<script type="application/json">`: `<`, `>` and `&` are written as
+ * `\u003c`, `\u003e` and `\u0026` (so no `</script>` or `<!--` can end or change the element),
+ * and the two line separators JavaScript once rejected are escaped too. `JSON.parse` reads it back
+ * unchanged.
+ */
+export function jsonForHtml(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function readManifest(root: string): Manifest | undefined {
+  const file = join(root, '.vite/manifest.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `<link>` tags that fetch, beside the first bundle, what an account page needs next: the
+ * account frame's chunk and the chunk of the page the path names, with the chunks they import and
+ * their stylesheets. A page's chunk is found by the console's naming rule: `/account/no_access` →
+ * `…/no-access-page.tsx` (only for a path one level below `/account/`). Files the first bundle
+ * loads anyway are left out.
+ */
+export function accountPreloads(manifest: Manifest, pathname: string): string {
+  const keys = Object.keys(manifest);
+  const entry = keys.find((key) => manifest[key]?.isEntry);
+  const loaded = new Set<string>();
+  const visit = (key: string, into: Set<string>) => {
+    if (into.has(key) || !manifest[key]) return;
+    into.add(key);
+    for (const imported of manifest[key].imports ?? []) visit(imported, into);
+  };
+  if (entry) visit(entry, loaded);
+
+  const wanted = [keys.find((key) => manifest[key]?.src === ACCOUNT_FRAME_SOURCE)];
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.length === 2 && /^[a-z0-9_-]+$/.test(segments[1] ?? '')) {
+    const name = `${(segments[1] ?? '').replace(/_/g, '-')}-page.tsx`;
+    wanted.push(
+      keys.find((key) => manifest[key]?.isDynamicEntry && basename(manifest[key].src ?? '') === name),
+    );
+  }
+  const needed = new Set<string>();
+  for (const key of wanted) if (key) visit(key, needed);
+
+  const scripts: string[] = [];
+  const styles: string[] = [];
+  const loadedCss = new Set([...loaded].flatMap((key) => manifest[key]?.css ?? []));
+  for (const key of needed) {
+    if (loaded.has(key)) continue;
+    const chunk = manifest[key];
+    if (!chunk) continue;
+    scripts.push(`<link rel="modulepreload" crossorigin href="/${chunk.file}">`);
+    for (const css of chunk.css ?? [])
+      if (!loadedCss.has(css)) styles.push(`<link rel="stylesheet" crossorigin href="/${css}">`);
+  }
+  return [...new Set([...scripts, ...styles])].join('');
+}
+
+function isAccountPath(path: string): boolean {
+  return path === '/account' || path.startsWith('/account/');
+}
 
 /**
  * Serves the built console: hashed assets cached for a year, `index.html` never cached, and every
  * other page path answered with `index.html` so the console's router can show it (or its own
  * not-found page). API paths that match nothing answer a JSON 404.
+ *
+ * An account page requested with a live session gets `index.html` with the signed-in user inlined
+ * as a JSON data block (`<script type="application/json" id="kontrol-user">`, never executed, so
+ * the CSP stays as it is) and preload links for the account frame and the page, so the console
+ * shows the page without first asking `GET /api/users/auth` and then for the frame's script.
+ * That answer is personal: `Cache-Control: no-store`, `Vary: Cookie`.
  */
 export const consolePlugin = fp(
   async (app: FastifyInstance, options: { root: string }) => {
     const indexFile = join(options.root, 'index.html');
     const built = existsSync(indexFile);
+    // Read once: both change only with a new build, which means a new deployment.
+    const indexHtml = built ? readFileSync(indexFile, 'utf8') : '';
+    const manifest = built ? readManifest(options.root) : undefined;
     if (built) {
       await app.register(fastifyStatic, {
         root: options.root,
@@ -23,6 +119,8 @@ export const consolePlugin = fp(
         wildcard: false,
         index: false,
         preCompressed: true,
+        // The build manifest (.vite/manifest.json) stays private: dot files are never served.
+        serveDotFiles: false,
         setHeaders: (reply, path) => {
           reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
         },
@@ -30,6 +128,20 @@ export const consolePlugin = fp(
     } else {
       app.log.warn({ root: options.root }, 'console is not built; only the API is served');
     }
+
+    const accountPage = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+      reply.header('vary', 'cookie');
+      const user = await sessionUser(request);
+      if (!user || !indexHtml.includes('</head>'))
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const head =
+        `<script type="application/json" id="${INLINE_USER_ID}">${jsonForHtml(toAuthUser(user))}</script>` +
+        (manifest ? accountPreloads(manifest, path) : '');
+      return reply
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(indexHtml.replace('</head>', () => `${head}</head>`)); // a function: no `$&` patterns
+    };
 
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
@@ -39,6 +151,7 @@ export const consolePlugin = fp(
         !path.startsWith('/assets/') &&
         built;
       if (isPage) {
+        if (isAccountPath(path)) return accountPage(request, reply, path);
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       }
       return reply.code(404).send({ message: translate(request.locale, 'http.not_found') });

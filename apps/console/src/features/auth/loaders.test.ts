@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../lib/query-client';
 import { buildAuthUser, server } from '../../test/server';
 import { accountLoader, guestLoader } from './loaders';
-import { cachedUser } from './session';
+import { cachedUser, forgetUser, INLINE_USER_ID } from './session';
 
 const args = (url: string) =>
   ({ request: new Request(`http://localhost:3000${url}`), params: {} }) as LoaderFunctionArgs;
@@ -12,7 +12,19 @@ const location = (result: unknown) =>
   result instanceof Response ? result.headers.get('Location') : `not a redirect: ${JSON.stringify(result)}`;
 const guestFlag = () => localStorage.getItem('guest');
 
-afterEach(() => queryClient.clear());
+afterEach(() => {
+  queryClient.clear();
+  document.getElementById(INLINE_USER_ID)?.remove();
+});
+
+/** The data block the server adds to an account page requested with a live session. */
+function inlineUser(text: string) {
+  const element = document.createElement('script');
+  element.type = 'application/json';
+  element.id = INLINE_USER_ID;
+  element.textContent = text;
+  document.head.append(element);
+}
 
 describe('guest pages', () => {
   it('sign in with an auth_token sent as a bearer token, then go to the landing page', async () => {
@@ -86,5 +98,40 @@ describe('account pages', () => {
   it('fail with the error when the server cannot be reached (the error page shows the connection text)', async () => {
     server.use(http.get('/api/users/auth', () => HttpResponse.error()));
     await expect(accountLoader(args('/account/dashboard'))).rejects.toThrow();
+  });
+});
+
+describe('account pages with the user inlined by the server', () => {
+  it('take the user from the page, once, without asking the server (msw fails any request)', async () => {
+    inlineUser(JSON.stringify(buildAuthUser(['dashboard'])).replace(/</g, '\\u003c'));
+    expect(await accountLoader(args('/account/dashboard'))).toEqual({ user: buildAuthUser(['dashboard']) });
+    expect(document.getElementById(INLINE_USER_ID)).toBeNull();
+    expect(cachedUser()?.email).toBe('anna@example.test');
+    expect(guestFlag()).toBe('isNotGuest');
+  });
+
+  it('load the user after a logout, never the inlined one again', async () => {
+    inlineUser(JSON.stringify(buildAuthUser(['dashboard'])));
+    forgetUser();
+    expect(document.getElementById(INLINE_USER_ID)).toBeNull();
+    server.use(
+      http.get('/api/users/auth', () => HttpResponse.json({ message: 'Unauthenticated.' }, { status: 401 })),
+    );
+    expect(location(await accountLoader(args('/account/dashboard')))).toBe(
+      '/auth/login?redirect=%2Faccount%2Fdashboard',
+    );
+  });
+
+  it('ignore a block that is not a user, and load the user', async () => {
+    inlineUser('{"id":"1"');
+    server.use(http.get('/api/users/auth', () => HttpResponse.json({ data: buildAuthUser(['recipes']) })));
+    expect(await accountLoader(args('/account/recipes'))).toEqual({ user: buildAuthUser(['recipes']) });
+    expect(document.getElementById(INLINE_USER_ID)).toBeNull();
+  });
+
+  it('leave guest pages alone: they never read it', async () => {
+    inlineUser(JSON.stringify(buildAuthUser(['dashboard'])));
+    expect(await guestLoader(args('/auth/login'))).toEqual({ tokenFailed: false });
+    expect(cachedUser()).toBeUndefined();
   });
 });

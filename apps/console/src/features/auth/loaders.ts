@@ -2,7 +2,16 @@ import type { AuthUser } from '@kontrol/contracts';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { loginWithRedirect } from '../../config/paths';
 import { endsSession } from '../../lib/api-errors';
-import { cachedUser, isRememberedAsSignedIn, landingPath, loadUser, mayOpen, rememberGuest } from './session';
+import {
+  cachedUser,
+  isRememberedAsSignedIn,
+  landingPath,
+  loadUser,
+  mayOpen,
+  rememberGuest,
+  setSignedIn,
+  takeInlinedUser,
+} from './session';
 
 /** What an account page learns from the area's loader: who is signed in. */
 export interface AccountData {
@@ -51,6 +60,12 @@ export async function guestLoader({ request }: LoaderFunctionArgs): Promise<Gues
 export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Response | AccountData> {
   const url = new URL(request.url);
   let user = cachedUser();
+  if (!user) {
+    // The first account page of a visit may come with its user inlined by the server: no request.
+    const inlined = takeInlinedUser();
+    if (inlined) setSignedIn(inlined);
+    user = inlined;
+  }
   if (!user) {
     try {
       user = await loadUser();

@@ -7,6 +7,31 @@ import { isRememberedAsSignedIn, rememberGuest } from './guest-flag';
 /** The signed-in user lives in the query cache under this key; absent means nobody is signed in. */
 export const authUserKey = ['auth-user'] as const;
 
+/**
+ * The element in which the server inlines the signed-in user when it answers an account page to a
+ * live session (apps/api plugins/console.ts): a JSON data block, never executed.
+ */
+export const INLINE_USER_ID = 'kontrol-user';
+
+/**
+ * The user the server inlined into this page, taken once: the element is removed as it is read,
+ * so a later account page (after a logout, say) loads its user as usual. Anything unreadable
+ * counts as absent, and the user is then loaded from the API.
+ */
+export function takeInlinedUser(): AuthUser | undefined {
+  const element = document.getElementById(INLINE_USER_ID);
+  if (!element) return undefined;
+  element.remove();
+  try {
+    const user = JSON.parse(element.textContent ?? '') as Partial<AuthUser> | null;
+    return user && typeof user.id === 'number' && Array.isArray(user.acl_modules) && user.organisation
+      ? (user as AuthUser)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function cachedUser(): AuthUser | undefined {
   return queryClient.getQueryData<AuthUser>(authUserKey);
 }
@@ -21,6 +46,7 @@ export function setSignedIn(user: AuthUser): void {
  * account frame stops (its queries with it) and guest pages see nobody signed in.
  */
 export function forgetUser(): void {
+  document.getElementById(INLINE_USER_ID)?.remove(); // never resurrected by a later account page
   rememberGuest(true);
   queryClient.removeQueries({ queryKey: authUserKey });
 }

@@ -1,0 +1,154 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOrganisation } from '../test/builders.js';
+import { TestClient } from '../test/http-client.js';
+import { useTestApp } from '../test/test-app.js';
+import { accountPreloads, jsonForHtml } from './console.js';
+
+/** A console build as Vite writes it: index.html, the hashed assets and the private manifest. */
+const dist = mkdtempSync(join(tmpdir(), 'kontrol-console-'));
+const manifest = {
+  'index.html': {
+    file: 'assets/index-a1.js',
+    isEntry: true,
+    imports: ['_Box-b2.js'],
+    css: ['assets/index-c3.css'],
+  },
+  '_Box-b2.js': { file: 'assets/Box-b2.js' },
+  '_Menu-d4.js': { file: 'assets/Menu-d4.js', imports: ['_Box-b2.js'] },
+  'src/app/layout/account-layout.tsx': {
+    file: 'assets/account-layout-e5.js',
+    src: 'src/app/layout/account-layout.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html', '_Menu-d4.js'],
+    css: ['assets/account-layout-f6.css'],
+  },
+  'src/features/dashboard/routes/dashboard-page.tsx': {
+    file: 'assets/dashboard-page-g7.js',
+    src: 'src/features/dashboard/routes/dashboard-page.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html', '_Box-b2.js'],
+  },
+  'src/app/routes/no-access-page.tsx': {
+    file: 'assets/no-access-page-h8.js',
+    src: 'src/app/routes/no-access-page.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html'],
+  },
+};
+const INDEX =
+  '<!doctype html><html><head><title>Kontrol</title></head><body><div id="root"></div></body></html>';
+mkdirSync(join(dist, '.vite'));
+mkdirSync(join(dist, 'assets'));
+writeFileSync(join(dist, 'index.html'), INDEX);
+writeFileSync(join(dist, '.vite/manifest.json'), JSON.stringify(manifest));
+writeFileSync(join(dist, 'assets/index-a1.js'), 'console.log(1);');
+
+const inlined = (html: string) => {
+  const match = /<script type="application\/json" id="kontrol-user">(.*?)<\/script>/s.exec(html);
+  return match ? (JSON.parse(match[1] ?? '') as Record<string, unknown>) : undefined;
+};
+
+describe('console pages', () => {
+  const t = useTestApp({ env: { CONSOLE_DIST: dist } });
+  let signedIn: TestClient;
+  let orgName: string;
+
+  beforeAll(async () => {
+    orgName = "Kitchen </script><!-- & $& $' \u2028";
+    const { admin } = await buildOrganisation(t.db, { name: orgName });
+    signedIn = new TestClient(t.app);
+    await signedIn.login(admin.email, admin.password);
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it('inline the signed-in user and preload the frame and the page on an account page', async () => {
+    const response = await signedIn.get('/account/dashboard?tab=1');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers.vary).toMatch(/cookie/i);
+    const user = inlined(response.body);
+    expect(user).toMatchObject({ organisation: { name: orgName } });
+    expect((user?.acl_modules as unknown[]).length).toBeGreaterThan(0);
+    expect(response.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/account-layout-e5.js">',
+    );
+    expect(response.body).toContain('<link rel="modulepreload" crossorigin href="/assets/Menu-d4.js">');
+    expect(response.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-g7.js">',
+    );
+    expect(response.body).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/account-layout-f6.css">',
+    );
+    // What the first bundle loads anyway is not listed again.
+    expect(response.body).not.toContain('href="/assets/Box-b2.js"');
+    expect(response.body).not.toContain('href="/assets/index-c3.css"');
+  });
+
+  it('escape the user so that no text in it can end the data block', async () => {
+    const response = await signedIn.get('/account/no_access');
+    const block = /id="kontrol-user">(.*?)<\/script>/s.exec(response.body)?.[1] ?? '';
+    expect(block).not.toMatch(/[<>&\u2028]/);
+    expect(block).toContain('\\u003c/script\\u003e\\u003c!--');
+    expect(response.body.match(/<\/script>/g)).toHaveLength(1);
+    expect(response.body).toContain('href="/assets/no-access-page-h8.js"');
+    expect(inlined(response.body)).toMatchObject({ organisation: { name: orgName } });
+  });
+
+  it('serve the plain page, uncached per cookie, to an account page without a live session', async () => {
+    for (const cookie of [undefined, 'kontrol_session=not-a-session']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: '/account/dashboard',
+        headers: cookie ? { cookie } : {},
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(INDEX);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers.vary).toMatch(/cookie/i);
+    }
+  });
+
+  it('never inline the user outside the account area', async () => {
+    for (const path of ['/auth/login', '/', '/no/such/page', '/accounts/dashboard']) {
+      const response = await signedIn.get(path);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(INDEX);
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('never inline the user after logout', async () => {
+    const { admin } = await buildOrganisation(t.db);
+    const client = new TestClient(t.app);
+    await client.login(admin.email, admin.password);
+    expect(inlined((await client.get('/account/profile')).body)).toBeDefined();
+    expect((await client.post('/api/logout')).statusCode).toBeLessThan(300);
+    expect((await client.get('/account/profile')).body).toBe(INDEX);
+  });
+
+  it('keep the build manifest private', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+    expect(response.body).not.toContain('account-layout');
+  });
+});
+
+describe('jsonForHtml', () => {
+  it('reads back as the same value', () => {
+    const value = { name: '</script><!-- a & b \u2028 \u2029 "q"' };
+    expect(JSON.parse(jsonForHtml(value))).toEqual(value);
+  });
+});
+
+describe('accountPreloads', () => {
+  it('preloads only the frame for a path deeper than one level, or a page without a chunk', () => {
+    for (const path of ['/account/dashboard/3', '/account/telemetry']) {
+      const links = accountPreloads(manifest, path);
+      expect(links).toContain('account-layout-e5.js');
+      expect(links).not.toContain('dashboard-page');
+    }
+  });
+});
