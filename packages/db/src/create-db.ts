@@ -23,7 +23,7 @@ export interface CreateDbOptions {
 
 /**
  * Opens the database named by `url`: `sqlite:<path>` (or `sqlite::memory:`) or `postgres://…`.
- * SQLite runs in WAL mode with `synchronous=FULL` and foreign keys on; PostgreSQL returns times as
+ * SQLite runs in WAL mode with `synchronous=FULL`, foreign keys on and Unicode `lower`/`upper`; PostgreSQL returns times as
  * ISO strings and 64-bit integers as numbers, so repositories see the same values on both.
  */
 export function createDb(url: string, options: CreateDbOptions = {}): DatabaseHandle {
@@ -41,6 +41,20 @@ function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // SQLite's own lower()/upper() fold Latin letters only; PostgreSQL's fold every script. The same
+  // JavaScript folding here makes case-insensitive search behave alike on both (Cyrillic names).
+  const fold = (change: (text: string) => string) => (value: unknown) =>
+    typeof value === 'string' ? change(value) : value;
+  database.function(
+    'lower',
+    { deterministic: true },
+    fold((text) => text.toLowerCase()),
+  );
+  database.function(
+    'upper',
+    { deterministic: true },
+    fold((text) => text.toUpperCase()),
+  );
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database }),
     ...(options.log ? { log: options.log } : {}),

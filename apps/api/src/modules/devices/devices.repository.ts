@@ -58,7 +58,7 @@ function containsPattern(term: string) {
 
 /**
  * Name, serial number or controller id contains `term`. `lower()` on both sides, as PostgreSQL's
- * LIKE is case-sensitive (SQLite's `lower()` folds Latin letters only; see docs/api.md "Filters").
+ * LIKE is case-sensitive (on SQLite `lower()` is replaced by a Unicode one: packages/db create-db.ts).
  */
 export function whereDeviceMatches(query: DevicesQuery, term: string): DevicesQuery {
   const pattern = sql<string>`${containsPattern(term)} escape '\\'`;

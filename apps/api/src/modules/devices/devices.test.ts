@@ -521,6 +521,14 @@ describe('GET /api/devices/?page: search, sort and filters', () => {
     expect(body.links.next).toBeNull();
   });
 
+  it('ignores case in Cyrillic names on both databases', async () => {
+    const { client, org } = await setup();
+    await buildDevice(t.db, org.organisationId, { name: 'Пароконвектомат Север' });
+    await buildDevice(t.db, org.organisationId, { name: 'Фритюрница' });
+    const res = await client.get(`/api/devices/?page=1&search=${encodeURIComponent('ПАРОКОНВЕКТОМАТ с')}`);
+    expect(res.json<Paged>().data.map((d) => d.name)).toEqual(['Пароконвектомат Север']);
+  });
+
   it('searches name, serial number and controller id, ignoring case and LIKE wildcards', async () => {
     const { names, org } = await fleet();
     expect(await names('&search=COMBI')).toEqual(['Combi Oven North', 'Combi Oven South']);
