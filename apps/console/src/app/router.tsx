@@ -85,6 +85,70 @@ export const router = createBrowserRouter([
             handle: { title: 'Profile' } satisfies RouteHandle,
             lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
           },
+          {
+            path: 'addresses',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Addresses' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/addresses-page'), 'AddressesPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Add address' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/address-add-page'), 'AddressAddPage'),
+              },
+              // Rooms are listed on their address's page; there is no rooms list of its own.
+              { path: 'room', loader: () => redirect(paths.account.addresses.list) },
+              {
+                path: 'room/add',
+                handle: { title: 'Add room' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/room-add-page'), 'RoomAddPage'),
+              },
+              {
+                path: 'room/:roomId',
+                handle: { title: 'Room' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/room-page'), 'RoomPage'),
+              },
+              {
+                path: ':addressId',
+                handle: { title: 'Address' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/address-page'), 'AddressPage'),
+              },
+            ],
+          },
+          {
+            path: 'devices',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Equipment' } satisfies RouteHandle,
+                lazy: page(() => import('../features/devices/routes/devices-page'), 'DevicesPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Add device' } satisfies RouteHandle,
+                lazy: page(() => import('../features/devices/routes/device-add-page'), 'DeviceAddPage'),
+              },
+              // The groups list is a view of the devices list (docs/places-and-equipment.md).
+              { path: 'groups', loader: () => redirect(paths.account.devices.groups) },
+              {
+                path: 'groups/add',
+                handle: { title: 'Add group' } satisfies RouteHandle,
+                lazy: page(() => import('../features/devices/routes/group-add-page'), 'GroupAddPage'),
+              },
+              {
+                path: 'groups/:id',
+                handle: { title: 'Device group' } satisfies RouteHandle,
+                lazy: page(() => import('../features/devices/routes/group-page'), 'GroupPage'),
+              },
+              {
+                path: ':id',
+                handle: { title: 'Device' } satisfies RouteHandle,
+                lazy: page(() => import('../features/devices/routes/device-page'), 'DevicePage'),
+              },
+            ],
+          },
           { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, Component: NotFoundPage },
         ],
       },

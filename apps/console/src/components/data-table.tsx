@@ -69,6 +69,16 @@ const features = tableFeatures({ rowSortingFeature, sortedRowModel: createSorted
 const UNMEASURED_HEIGHT = 600;
 
 /**
+ * TanStack Virtual's element observer, but a scroll area not laid out yet (hidden, or a DOM without
+ * layout such as the tests') counts as {@link UNMEASURED_HEIGHT} tall instead of 0, so the first
+ * rows render rather than none. For other virtualised lists too (`observeElementRect` option).
+ */
+export const observeElementRectOrFallback: typeof observeElementRect = (instance, callback) =>
+  observeElementRect(instance, (rect) =>
+    callback(rect.height > 0 ? rect : { width: rect.width, height: UNMEASURED_HEIGHT }),
+  );
+
+/**
  * A table for long lists: TanStack Table keeps the columns and the sort, TanStack Virtual renders
  * only the rows in view (10 000 rows scroll smoothly). It keeps table semantics for assistive
  * technology: explicit `table`/`row`/`columnheader`/`cell` roles (a grid-laid-out table loses
@@ -113,10 +123,7 @@ export function DataTable<T extends RowData>({
     estimateSize: () => rowHeight,
     getItemKey: (index) => rows[index]?.id ?? index,
     overscan: 10,
-    observeElementRect: (instance, callback) =>
-      observeElementRect(instance, (rect) =>
-        callback(rect.height > 0 ? rect : { width: rect.width, height: UNMEASURED_HEIGHT }),
-      ),
+    observeElementRect: observeElementRectOrFallback,
   });
 
   if (data.length === 0) return <NoRecords />;
@@ -256,6 +263,8 @@ function toColumnDefs<T extends RowData>(
       enableSorting: sortValue !== undefined,
       sortFn: compare,
       sortUndefined: 'last',
+      // TanStack starts number columns descending; every column here starts ascending, as documented.
+      sortDescFirst: false,
     } satisfies ColumnDef<Features, T>;
   });
 }

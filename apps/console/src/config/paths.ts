@@ -14,19 +14,16 @@ export const paths = {
     dashboard: '/account/dashboard',
     noAccess: '/account/no_access',
     profile: '/account/profile',
-    addresses: {
-      list: '/account/addresses',
-      add: '/account/addresses/add',
-      detail: (id: number) => `/account/addresses/${id}`,
-      /** The room add page; with an address, that address is preselected (`?address_id=`). */
-      roomAdd: (addressId?: number) =>
-        addressId === undefined
-          ? '/account/addresses/room/add'
-          : `/account/addresses/room/add?${new URLSearchParams({ address_id: String(addressId) }).toString()}`,
-      room: (id: number) => `/account/addresses/room/${id}`,
-    },
     devices: {
-      detail: (id: number) => `/account/devices/${id}`,
+      list: '/account/devices',
+      add: '/account/devices/add',
+      /** A device's page; `tab` opens one of its views (`connection` by default). */
+      detail: (id: number, tab?: 'connection' | 'service' | 'settings') =>
+        tab === undefined ? `/account/devices/${id}` : `/account/devices/${id}?tab=${tab}`,
+      /** The groups list: a view of the devices list (docs/places-and-equipment.md). */
+      groups: '/account/devices?view=groups',
+      groupAdd: '/account/devices/groups/add',
+      group: (id: number) => `/account/devices/groups/${id}`,
     },
   },
 } as const;

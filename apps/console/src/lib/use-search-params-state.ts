@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
@@ -51,4 +51,38 @@ export function useSearchParamsState<K extends string>(
     [setSearchParams],
   );
   return [values, set];
+}
+
+/**
+ * The text of a search box whose value lives in the query string. A data router applies a URL change
+ * a moment later, so a box bound straight to the URL would drop keystrokes typed in between: the box
+ * keeps its own text, writes it to the URL after a pause in typing (`write`, e.g.
+ * `(q) => setParams({q}, {replace: true})`), and takes the URL's value when it changes from outside
+ * (back/forward, a link, a reset button).
+ */
+export function useSearchText(
+  fromUrl: string,
+  write: (text: string) => void,
+  delayMs = 300,
+): [string, (text: string) => void] {
+  const [text, setText] = useState(fromUrl);
+  const written = useRef(fromUrl);
+  const writeRef = useRef(write);
+  writeRef.current = write;
+  useEffect(() => {
+    // Our own write coming back is not news; anything else is.
+    if (fromUrl !== written.current) {
+      written.current = fromUrl;
+      setText(fromUrl);
+    }
+  }, [fromUrl]);
+  useEffect(() => {
+    if (text === written.current) return;
+    const timer = setTimeout(() => {
+      written.current = text;
+      writeRef.current(text);
+    }, delayMs);
+    return () => clearTimeout(timer);
+  }, [text, delayMs]);
+  return [text, setText];
 }

@@ -1,0 +1,223 @@
+import { Anchor, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useDeferredValue, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { paths } from '../../../config/paths';
+import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
+import { formatCalendarDate, formatMoment } from '../device-format';
+import {
+  DEVICE_LIST_PARAMS,
+  filterItems,
+  formatSort,
+  parseSort,
+  sortItems,
+  toListItems,
+  type DeviceListItem,
+} from '../device-list';
+import { useEquipmentReferences } from '../use-equipment-references';
+import { DeviceStatus } from './device-status';
+import { useNow } from './use-now';
+
+/**
+ * Every device of the organisation from the reference data (no request of its own), searched,
+ * filtered and sorted in memory; all of it kept in the query string. The whole list is sorted once
+ * per sort change and each filter change only walks it, so a 10 000-device list repaints quickly;
+ * the search text is deferred so typing never waits for the table.
+ */
+export function DevicesList() {
+  const { t } = useTranslation();
+  const { devices, types, addresses, rooms } = useEquipmentReferences();
+  const [params, setParams] = useSearchParamsState(DEVICE_LIST_PARAMS);
+  const now = useNow();
+  const items = useMemo(
+    () => toListItems(devices, types, addresses, rooms),
+    [devices, types, addresses, rooms],
+  );
+  const sorted = useMemo(() => sortItems(items, params.sort), [items, params.sort]);
+  const [searchText, setSearchText] = useSearchText(params.q, (q) => setParams({ q }, { replace: true }));
+  // The table follows the box at once, but never holds typing up: React renders it when it can.
+  const deferredSearch = useDeferredValue(searchText);
+  const { type, address, room, smart, status } = params;
+  const shown = useMemo(
+    () => filterItems(sorted, { q: deferredSearch, type, address, room, smart, status }, now),
+    [sorted, deferredSearch, type, address, room, smart, status, now],
+  );
+  const columns = useMemo(() => deviceColumns(t, now), [t, now]);
+
+  const typeOptions = useMemo(() => types.map((x) => ({ value: String(x.id), label: x.name })), [types]);
+  const addressOptions = useMemo(
+    () => addresses.map((x) => ({ value: String(x.id), label: x.name })),
+    [addresses],
+  );
+  const roomChoices = useMemo(
+    () =>
+      rooms
+        .filter((x) => !address || String(x.address_id) === address)
+        .map((x) => ({ value: String(x.id), label: x.name })),
+    [rooms, address],
+  );
+  const filtered =
+    searchText !== '' ||
+    Object.entries(params).some(
+      ([key, value]) =>
+        key !== 'sort' && value !== DEVICE_LIST_PARAMS[key as keyof typeof DEVICE_LIST_PARAMS],
+    );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="end">
+        <TextInput
+          label={t('Search')}
+          placeholder={t('Name, serial number or controller ID')}
+          type="search"
+          value={searchText}
+          onChange={(event) => setSearchText(event.currentTarget.value)}
+          w={{ base: '100%', sm: 360 }}
+        />
+        <Button component={Link} to={paths.account.devices.add}>
+          {t('Add device')}
+        </Button>
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+        <Select
+          label={t('Type')}
+          placeholder={t('All')}
+          data={typeOptions}
+          value={type || null}
+          onChange={(value) => setParams({ type: value ?? '' })}
+          clearable
+          searchable
+        />
+        <Select
+          label={t('Address')}
+          placeholder={t('All')}
+          data={addressOptions}
+          value={address || null}
+          // A room belongs to one address: changing the address drops the room filter.
+          onChange={(value) => setParams({ address: value ?? '', room: '' })}
+          clearable
+          searchable
+        />
+        <Select
+          label={t('Room')}
+          placeholder={t('All')}
+          data={roomChoices}
+          value={room || null}
+          onChange={(value) => setParams({ room: value ?? '' })}
+          clearable
+          searchable
+        />
+        <Select
+          label={t('Smart')}
+          placeholder={t('All')}
+          data={[
+            { value: 'yes', label: t('Smart') },
+            { value: 'no', label: t('Not smart') },
+          ]}
+          value={smart || null}
+          onChange={(value) => setParams({ smart: value ?? '' })}
+          clearable
+        />
+        <Select
+          label={t('Status')}
+          placeholder={t('All')}
+          data={[
+            { value: 'online', label: t('Online') },
+            { value: 'offline', label: t('Offline') },
+          ]}
+          value={status || null}
+          onChange={(value) => setParams({ status: value ?? '' })}
+          clearable
+        />
+      </SimpleGrid>
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" role="status" aria-live="polite">
+          {t('{{shown}} of {{total}} devices', { shown: shown.length, total: items.length })}
+        </Text>
+        {filtered && (
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            onClick={() => {
+              setSearchText('');
+              setParams({ q: '', type: '', address: '', room: '', smart: '', status: '' });
+            }}
+          >
+            {t('Reset filters')}
+          </Button>
+        )}
+      </Group>
+      <DataTable
+        data={shown}
+        columns={columns}
+        getRowId={(item) => String(item.device.id)}
+        label={t('Devices')}
+        sort={parseSort(params.sort)}
+        onSortChange={(next) => setParams({ sort: formatSort(next) })}
+        manualSorting
+      />
+    </Stack>
+  );
+}
+
+function deviceColumns(
+  t: ReturnType<typeof useTranslation>['t'],
+  now: number,
+): DataTableColumn<DeviceListItem>[] {
+  return [
+    {
+      id: 'name',
+      header: t('Device name'),
+      width: 'minmax(12rem, 2fr)',
+      sortValue: (item) => item.device.name,
+      cell: (item) => (
+        <Anchor component={Link} to={paths.account.devices.detail(item.device.id)} fz="sm">
+          {item.device.name}
+        </Anchor>
+      ),
+    },
+    {
+      id: 'type',
+      header: t('Type'),
+      width: 'minmax(9rem, 1fr)',
+      sortValue: (i) => i.typeName,
+      cell: (i) => i.typeName,
+    },
+    {
+      id: 'address',
+      header: t('Address › room'),
+      width: 'minmax(14rem, 2fr)',
+      sortValue: (item) => item.place,
+      cell: (item) => item.place || '—',
+    },
+    {
+      id: 'smart',
+      header: t('Smart'),
+      width: '6rem',
+      cell: (item) => (item.device.is_smart ? t('Yes') : t('No')),
+    },
+    {
+      id: 'status',
+      header: t('Status'),
+      width: '8rem',
+      cell: (item) => <DeviceStatus lastOnlineMs={item.lastOnlineMs} now={now} />,
+    },
+    {
+      id: 'last_online',
+      header: t('Last online'),
+      width: 'minmax(10rem, 1fr)',
+      sortValue: (item) => item.lastOnlineMs,
+      cell: (item) =>
+        item.device.last_online.last_utc ? formatMoment(item.device.last_online.last_utc) : t('Never'),
+    },
+    {
+      id: 'next_service',
+      header: t('Next service'),
+      width: 'minmax(9rem, 1fr)',
+      sortValue: (item) => item.nextServiceMs,
+      cell: (item) =>
+        item.device.next_service_date ? formatCalendarDate(item.device.next_service_date) : '—',
+    },
+  ];
+}

@@ -1,0 +1,83 @@
+import { Alert, Anchor, Group, Stack, Tabs, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { PageLoader } from '../../../components/page-loader';
+import { paths } from '../../../config/paths';
+import { statusOf } from '../../../lib/api-errors';
+import { useSearchParamsState } from '../../../lib/use-search-params-state';
+import { useDevice } from '../api/get-device';
+import { ConnectionPanel } from '../components/connection-panel';
+import { DeviceStatus } from '../components/device-status';
+import { ServicePanel } from '../components/service-panel';
+import { SettingsPanel } from '../components/settings-panel';
+import { useNow } from '../components/use-now';
+
+const TABS = ['connection', 'service', 'settings'] as const;
+type Tab = (typeof TABS)[number];
+
+/** A route id of digits only, as a number; anything else is no device. */
+export function parseId(value: string | undefined): number | null {
+  return value && /^\d{1,10}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+/**
+ * `/account/devices/{id}`: the device's views of SPEC §1 that exist so far: Connection, Service and
+ * Settings (`?tab=`); the dashboard, problems and recipes views join with their issues.
+ */
+export function DevicePage() {
+  const { t } = useTranslation();
+  const id = parseId(useParams().id);
+  const [params, setParams] = useSearchParamsState({ tab: 'connection' });
+  const { data: device, isPending, error } = useDevice(id ?? 0);
+  const now = useNow();
+  const tab: Tab = (TABS as readonly string[]).includes(params.tab) ? (params.tab as Tab) : 'connection';
+
+  const back = (
+    <Anchor component={Link} to={paths.account.devices.list} size="sm">
+      ← {t('All equipment')}
+    </Anchor>
+  );
+  if (id === null || (!device && statusOf(error) === 404)) {
+    return (
+      <Stack gap="md">
+        <Alert color="gray" title={t('Device not found')}>
+          {t('It may have been deleted, or the link may be mistyped.')}
+        </Alert>
+        {back}
+      </Stack>
+    );
+  }
+  if (!device) return isPending ? <PageLoader inline /> : back;
+
+  const lastOnline = device.last_online.last_utc;
+  return (
+    <Stack gap="md">
+      {back}
+      <Group gap="sm" align="center">
+        <Title order={2}>{device.name}</Title>
+        <DeviceStatus lastOnlineMs={lastOnline ? Date.parse(lastOnline) : null} now={now} />
+      </Group>
+      <Tabs
+        value={tab}
+        onChange={(next) => next && setParams({ tab: next }, { replace: true })}
+        keepMounted={false}
+      >
+        <Tabs.List mb="md">
+          <Tabs.Tab value="connection">{t('Connection')}</Tabs.Tab>
+          <Tabs.Tab value="service">{t('Service')}</Tabs.Tab>
+          <Tabs.Tab value="settings">{t('Settings')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="connection">
+          <ConnectionPanel device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="service">
+          <ServicePanel device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="settings">
+          {/* Keyed by the device, so another device's page starts from its own values. */}
+          <SettingsPanel key={device.id} device={device} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

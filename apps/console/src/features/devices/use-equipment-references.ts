@@ -1,0 +1,18 @@
+import type { Address, Device, DeviceType, Room } from '@kontrol/contracts';
+import { useCurrentUser } from '../auth/use-current-user';
+import { useReferenceList } from '../reference-data/use-reference-data';
+
+/**
+ * The reference lists the equipment screens read (SPEC §1: loaded before account pages render):
+ * every device, the device types, and the addresses and rooms (empty without the `addresses`
+ * module, whose lists are then never requested).
+ */
+export function useEquipmentReferences() {
+  const user = useCurrentUser();
+  return {
+    devices: useReferenceList<Device>(user, 'devices'),
+    types: useReferenceList<DeviceType>(user, 'deviceTypes'),
+    addresses: useReferenceList<Address>(user, 'addresses'),
+    rooms: useReferenceList<Room>(user, 'rooms'),
+  };
+}
