@@ -14,6 +14,17 @@ export const paths = {
     dashboard: '/account/dashboard',
     noAccess: '/account/no_access',
     profile: '/account/profile',
+    addresses: {
+      list: '/account/addresses',
+      add: '/account/addresses/add',
+      detail: (id: number) => `/account/addresses/${id}`,
+      /** The room add page; with an address, that address is preselected (`?address_id=`). */
+      roomAdd: (addressId?: number) =>
+        addressId === undefined
+          ? '/account/addresses/room/add'
+          : `/account/addresses/room/add?${new URLSearchParams({ address_id: String(addressId) }).toString()}`,
+      room: (id: number) => `/account/addresses/room/${id}`,
+    },
     devices: {
       list: '/account/devices',
       add: '/account/devices/add',
