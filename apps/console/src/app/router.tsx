@@ -86,6 +86,38 @@ export const router = createBrowserRouter([
             lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
           },
           {
+            path: 'addresses',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Addresses' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/addresses-page'), 'AddressesPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Add address' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/address-add-page'), 'AddressAddPage'),
+              },
+              // Rooms are listed on their address's page; there is no rooms list of its own.
+              { path: 'room', loader: () => redirect(paths.account.addresses.list) },
+              {
+                path: 'room/add',
+                handle: { title: 'Add room' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/room-add-page'), 'RoomAddPage'),
+              },
+              {
+                path: 'room/:roomId',
+                handle: { title: 'Room' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/room-page'), 'RoomPage'),
+              },
+              {
+                path: ':addressId',
+                handle: { title: 'Address' } satisfies RouteHandle,
+                lazy: page(() => import('../features/addresses/routes/address-page'), 'AddressPage'),
+              },
+            ],
+          },
+          {
             path: 'devices',
             children: [
               {
