@@ -89,6 +89,11 @@ describe('addresses list', () => {
     await user.clear(search);
     await user.paste('кафе нигде');
     expect(await screen.findByRole('status')).toHaveTextContent('Записей не найдено');
+
+    // A link (or back and forward) changes the URL from outside: the list and the box follow it.
+    await router.navigate('/account/addresses?q=%D0%B0%D1%80%D0%B1%D0%B0%D1%82');
+    await expectNames(['Арбат']);
+    expect(search).toHaveValue('арбат');
   });
 
   it('sorts by name or city through the URL: headers change it, a link restores it', async () => {

@@ -1,11 +1,11 @@
 import type { Address } from '@kontrol/contracts';
 import { Anchor, Button, Group, Select, Stack, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn, type DataTableSort } from '../../../components/data-table';
 import { paths } from '../../../config/paths';
-import { useSearchParamsState } from '../../../lib/use-search-params-state';
+import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { useAddresses } from '../api/get-addresses';
 import { useEquipment } from '../api/get-equipment';
 import { useRooms } from '../api/get-rooms';
@@ -35,8 +35,8 @@ export function AddressesPage() {
   const rooms = useRooms();
   const { allowed: seesDevices, devices } = useEquipment();
   const [params, setParams] = useSearchParamsState({ q: '', city: '', sort: 'name' });
-  // The field answers at once; the URL follows (a navigation, which is not synchronous).
-  const [search, setSearch] = useState(params.q);
+  // The box answers at once and writes the URL after a pause; back and forward bring older text back.
+  const [search, setSearch] = useSearchText(params.q, (q) => setParams({ q }, { replace: true }));
   const city = params.city;
   const sort = parseSort(params.sort);
 
@@ -107,10 +107,7 @@ export function AddressesPage() {
           placeholder={t('Name, city or address')}
           w={{ base: '100%', xs: 280 }}
           value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setParams({ q: event.currentTarget.value.trim() }, { replace: true });
-          }}
+          onChange={(event) => setSearch(event.currentTarget.value)}
         />
         <Select
           label={t('City')}
