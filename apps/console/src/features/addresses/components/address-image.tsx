@@ -12,11 +12,6 @@ import { useUploadAddressImage } from '../api/upload-address-image';
 const ACCEPT = ADDRESS_IMAGE_TYPES.join(',');
 const MAX_MEGABYTES = ADDRESS_IMAGE_MAX_BYTES / (1024 * 1024);
 
-/** The image URL with the address's last change in it, so a replaced image is not served from cache. */
-function versioned(url: string, updatedAt: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}v=${encodeURIComponent(updatedAt)}`;
-}
-
 /**
  * An address's image: the current one, a chosen file checked here (type and size, the limits the
  * server also applies) and previewed before it is sent, upload progress, and removal.
@@ -60,7 +55,8 @@ export function AddressImage({ address }: { address: Address }) {
     upload.mutate(file, { onSuccess: () => setFile(null) });
   };
 
-  const shown = preview ?? (address.image_url ? versioned(address.image_url, address.updated_at) : null);
+  // `image_url` changes with every upload (`?v=`), so the browser never shows a replaced image.
+  const shown = preview ?? address.image_url;
   return (
     <Stack gap="sm">
       {shown ? (
