@@ -1,8 +1,9 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { useSearchParamsState } from './use-search-params-state';
+import { useSearchParamsState, useSearchText } from './use-search-params-state';
 
 /** The hook inside a real (memory) router, so history entries can be walked back. */
 function renderAt(url: string) {
@@ -37,5 +38,33 @@ describe('useSearchParamsState', () => {
     expect(result.current[0]).toEqual({ q: 'пе', sort: '-name', type: '3' });
     await act(async () => router().navigate(-1));
     expect(result.current[0]).toEqual({ q: '', sort: 'name', type: '' });
+  });
+});
+
+function SearchBox() {
+  const [params, setParams] = useSearchParamsState({ q: '' });
+  const [text, setText] = useSearchText(params.q, (q) => setParams({ q }, { replace: true }), 50);
+  return (
+    <label>
+      Поиск
+      <input value={text} onChange={(event) => setText(event.currentTarget.value)} />
+    </label>
+  );
+}
+
+describe('useSearchText', () => {
+  it('keeps every keystroke, writes the text to the URL after a pause, and follows outside changes', async () => {
+    const router = createMemoryRouter([{ path: '/list', element: <SearchBox /> }], {
+      initialEntries: ['/list?q=а'],
+    });
+    render(<RouterProvider router={router} />);
+    const box = screen.getByRole('textbox', { name: 'Поиск' });
+    expect(box).toHaveValue('а');
+    await userEvent.type(box, 'бвгд');
+    expect(box).toHaveValue('абвгд');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=%D0%B0%D0%B1%D0%B2%D0%B3%D0%B4'));
+
+    await act(() => router.navigate('/list?q=е'));
+    expect(box).toHaveValue('е');
   });
 });

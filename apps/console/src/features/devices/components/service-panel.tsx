@@ -198,7 +198,13 @@ function ServiceEntryForm({ deviceId }: { deviceId: number }) {
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label={t('Date')} name="date" type="date" required {...form.getInputProps('date')} />
-            <Select label={t('Kind of work')} name="kind" required data={kinds} {...form.getInputProps('kind')} />
+            <Select
+              label={t('Kind of work')}
+              name="kind"
+              required
+              data={kinds}
+              {...form.getInputProps('kind')}
+            />
             <TextInput
               label={t('Performed by')}
               name="performed_by"

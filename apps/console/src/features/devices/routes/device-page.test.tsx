@@ -1,0 +1,154 @@
+import type { ServiceEntry } from '@kontrol/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
+import { queryClient } from '../../../lib/query-client';
+import { server } from '../../../test/server';
+import { buildDevice, renderEquipment } from '../test/fixtures';
+
+afterEach(() => queryClient.clear());
+
+const oven = buildDevice({
+  id: 5,
+  name: 'Печь 1',
+  controller_id: 'oven-1',
+  has_credential: true,
+  credential_issued_at: '2026-11-01T09:00:00.000Z',
+  next_service_date: '2026-12-01',
+  service_interval_days: 90,
+});
+
+describe('the device page', { timeout: 30_000 }, () => {
+  it('deletes the device only after confirmation, then reloads the list and goes back to it', async () => {
+    const deleted: string[] = [];
+    let listReloads = 0;
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.delete('/api/devices/5', ({ request }) => {
+        deleted.push(request.url);
+        return new HttpResponse(null, { status: 204 });
+      }),
+      http.get('/api/devices/', () => {
+        listReloads += 1;
+        return HttpResponse.json({ data: [] });
+      }),
+    );
+    const { router } = await renderEquipment('/account/devices/5?tab=settings', { devices: [oven] });
+    expect(await screen.findByRole('tab', { name: 'Настройки', selected: true })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Название/ })).toHaveValue('Печь 1');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Удалить устройство' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Удалить устройство «Печь 1»?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Отмена' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(deleted).toEqual([]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Удалить устройство' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/devices'));
+    expect(deleted).toHaveLength(1);
+    expect(listReloads).toBe(1);
+  });
+
+  it('issues a new connection key after confirmation and shows it once', async () => {
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.post('/api/devices/5/credential', () =>
+        HttpResponse.json({
+          data: { ...oven, credential_issued_at: '2026-11-10T12:00:00.000Z', credential: 'kdc_n3w' },
+        }),
+      ),
+      http.get('/api/devices/', () => HttpResponse.json({ data: [oven] })),
+    );
+    await renderEquipment('/account/devices/5', { devices: [oven] });
+    expect(await screen.findByRole('tab', { name: 'Подключение', selected: true })).toBeInTheDocument();
+    expect(screen.getByText('oven-1', { selector: 'dd code' })).toBeInTheDocument();
+    // The dashboard, problems and recipes views belong to later issues.
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+      'Подключение',
+      'Сервисное обслуживание',
+      'Настройки',
+    ]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Выпустить новый ключ подключения' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Выпустить новый ключ подключения?' });
+    expect(confirm).toHaveTextContent('Текущий ключ сразу перестанет действовать');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Выпустить новый ключ' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Ключ подключения устройства' });
+    expect(within(shown).getByRole('textbox', { name: 'Ключ подключения' })).toHaveValue('kdc_n3w');
+    await userEvent.click(within(shown).getByRole('button', { name: 'Ключ сохранён' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.body).not.toHaveTextContent('kdc_n3w');
+  });
+
+  it('lists the service log, adds an entry and deletes one after confirmation', async () => {
+    const entry: ServiceEntry = {
+      id: 31,
+      device_id: 5,
+      date: '2026-10-01',
+      kind: 'repair',
+      performed_by: 'ООО «Сервис»',
+      part: null,
+      note: 'Заменили тэн',
+      created_by: { id: 1, name: 'Анна Повар' },
+      created_at: '2026-10-01T10:00:00.000Z',
+    };
+    let log = [entry];
+    let posted: unknown;
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.get('/api/devices/', () => HttpResponse.json({ data: [oven] })),
+      http.get('/api/devices/5/service_log', () => HttpResponse.json({ data: log })),
+      http.post('/api/devices/5/service_log', async ({ request }) => {
+        posted = await request.json();
+        const added: ServiceEntry = { ...entry, id: 32, date: '2026-11-05', kind: 'maintenance', note: null };
+        log = [added, ...log];
+        return HttpResponse.json({ data: added }, { status: 201 });
+      }),
+      http.delete('/api/devices/5/service_log/31', () => {
+        log = log.filter((e) => e.id !== 31);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    await renderEquipment('/account/devices/5?tab=service', { devices: [oven] });
+    const table = await screen.findByRole('table', { name: 'Журнал обслуживания' });
+    expect(within(table).getByText('Заменили тэн')).toBeInTheDocument();
+    expect(within(table).getByText('Ремонт')).toBeInTheDocument();
+    expect(screen.getByText('1 дек. 2026 г.')).toBeInTheDocument();
+
+    const date = screen.getByLabelText(/^Дата/, { selector: 'input[type="date"]' });
+    await userEvent.clear(date);
+    await userEvent.type(date, '2026-11-05');
+    await userEvent.type(screen.getByRole('textbox', { name: /Исполнитель/ }), 'Иван Мастер');
+    await userEvent.click(screen.getByRole('button', { name: 'Добавить запись' }));
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    expect(posted).toEqual({
+      date: '2026-11-05',
+      kind: 'maintenance',
+      performed_by: 'Иван Мастер',
+      part: null,
+      note: null,
+    });
+
+    await userEvent.click(screen.getByRole('button', { name: /Удалить запись от 1 окт\. 2026/ }));
+    const dialog = await screen.findByRole('dialog', {
+      name: /Удалить запись об обслуживании от 1 окт\. 2026/,
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
+    await waitFor(() => expect(within(table).queryByText('Заменили тэн')).toBeNull());
+  });
+
+  it('says so when the device does not exist', async () => {
+    server.use(
+      http.get('/api/devices/404', () => HttpResponse.json({ message: 'Не найдено.' }, { status: 404 })),
+    );
+    await renderEquipment('/account/devices/404');
+    expect(await screen.findByText('Устройство не найдено')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Всё оборудование/ })).toHaveAttribute(
+      'href',
+      '/account/devices',
+    );
+  });
+});
