@@ -81,7 +81,7 @@ describe('console pages', () => {
       '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-g7.js">',
     );
     expect(response.body).toContain(
-      '<link rel="stylesheet" crossorigin href="/assets/account-layout-f6.css">',
+      '<link rel="preload" as="style" crossorigin href="/assets/account-layout-f6.css">',
     );
     // What the first bundle loads anyway is not listed again.
     expect(response.body).not.toContain('href="/assets/Box-b2.js"');

@@ -50,7 +50,8 @@ function readManifest(root: string): Manifest | undefined {
 /**
  * The `<link>` tags that fetch, beside the first bundle, what an account page needs next: the
  * account frame's chunk and the chunk of the page the path names, with the chunks they import and
- * their stylesheets. A page's chunk is found by the console's naming rule: `/account/no_access` →
+ * their stylesheets. Stylesheets are preloaded, not linked: the boot frame paints without waiting
+ * for them, and the chunk's loader (Vite's) links them, from the cache, before the chunk runs. A page's chunk is found by the console's naming rule: `/account/no_access` →
  * `…/no-access-page.tsx` (only for a path one level below `/account/`). Files the first bundle
  * loads anyway are left out.
  */
@@ -85,7 +86,7 @@ export function accountPreloads(manifest: Manifest, pathname: string): string {
     if (!chunk) continue;
     scripts.push(`<link rel="modulepreload" crossorigin href="/${chunk.file}">`);
     for (const css of chunk.css ?? [])
-      if (!loadedCss.has(css)) styles.push(`<link rel="stylesheet" crossorigin href="/${css}">`);
+      if (!loadedCss.has(css)) styles.push(`<link rel="preload" as="style" crossorigin href="/${css}">`);
   }
   return [...new Set([...scripts, ...styles])].join('');
 }

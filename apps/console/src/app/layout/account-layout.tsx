@@ -1,3 +1,6 @@
+// Every Mantine component's styles, for the account screens (the first bundle has only those of
+// the guest pages; see app/provider.tsx).
+import '@mantine/core/styles.layer.css';
 import type { AuthUser } from '@kontrol/contracts';
 import {
   ActionIcon,
