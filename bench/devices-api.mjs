@@ -1,0 +1,154 @@
+// Devices API throughput (`npm run bench:api`): starts the real server (bench/lib/server.mjs) on a
+// fresh SQLite database, seeds an organisation with 10 000 devices through the operator CLI, signs
+// in as its admin and loads `GET /api/devices/?page=1` (one page, the session cookie on every
+// request, as the console sends it) with autocannon, 50 connections. A bare Fastify hello-world is
+// measured in the same run on the same machine, so the figure can be read against what Node and
+// Fastify alone do here. Targets (issue #4): at least 8 000 requests/s with p99 under 20 ms.
+//
+// BENCH_SECONDS (default 15): duration of each measured load, after a 3 s warm-up.
+// BENCH_DEVICES (default 10000). BENCH_NO_DOCS=1: do not rewrite docs/benchmarks.md.
+// E2E_SKIP_BUILD=1: measure the built files as they are.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import {
+  apiLogin,
+  buildIfNeeded,
+  freePort,
+  ROOT,
+  runCli,
+  seedFixtures,
+  startServer,
+  stopProcess,
+  waitForReady,
+} from './lib/server.mjs';
+import { machine } from './lib/machine.mjs';
+
+const TARGETS = { requestsPerSecond: 8000, p99Ms: 20 };
+const SECONDS = Math.max(3, Number(process.env.BENCH_SECONDS ?? 15) || 15);
+const DEVICES = Math.max(1, Number(process.env.BENCH_DEVICES ?? 10_000) || 10_000);
+const CONNECTIONS = 50;
+
+/** A bare Fastify answering `{hello: 'world'}`, in its own process like the real server. */
+async function startHelloWorld() {
+  const port = await freePort();
+  const code = `
+    import Fastify from 'fastify';
+    const app = Fastify({ logger: false });
+    app.get('/', async () => ({ hello: 'world' }));
+    app.get('/readyz', async () => ({ ok: true }));
+    await app.listen({ host: '127.0.0.1', port: ${port} });
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: join(ROOT, 'apps/api'),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForReady(baseURL, { isAlive: () => child.exitCode === null });
+  return { baseURL, stop: () => stopProcess(/** @type {number} */ (child.pid), exited) };
+}
+
+/** One autocannon load; a short warm-up first so JIT and caches are hot. */
+async function load(url, headers = {}) {
+  await autocannon({ url, connections: CONNECTIONS, duration: 3, headers });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    bytesPerSecond: result.throughput.average,
+  };
+}
+
+const fmt = (n, digits = 0) =>
+  Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function markdown(env, hello, devices, pageBytes) {
+  const rpsOk = devices.requestsPerSecond >= TARGETS.requestsPerSecond;
+  const p99Ok = devices.p99 < TARGETS.p99Ms && devices.non2xx === 0 && devices.errors === 0;
+  const row = (name, r) =>
+    `| ${name} | ${fmt(r.requestsPerSecond)} | ${r.p50} | ${r.p90} | **${r.p99}** | ${r.max} | ${fmt(r.total)} | ${r.non2xx} | ${r.errors} |`;
+  return [
+    `Measured ${env.date} by \`node bench/devices-api.mjs\` at commit \`${env.commit}\` (apps/ and packages/ ${env.changed}).`,
+    '',
+    `Machine: Node.js ${env.node}, ${env.nproc} CPU cores (\`nproc\`), ${env.cpu}. Server and load generator share the machine.`,
+    '',
+    `Load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s after a 3 s warm-up; the organisation holds ${fmt(DEVICES)} devices; ` +
+      `\`GET /api/devices/?page=1\` answers 25 devices (${fmt(pageBytes)} bytes of JSON) with the admin's session cookie; SQLite (the default database).`,
+    '',
+    '| endpoint | requests/s | p50 ms | p90 ms | p99 ms | max ms | requests | non-2xx | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row('bare Fastify hello-world (`GET /`)', hello),
+    row('`GET /api/devices/?page=1`', devices),
+    '',
+    `Targets: at least ${fmt(TARGETS.requestsPerSecond)} requests/s — ${rpsOk ? 'met' : '**MISSED**'}; ` +
+      `p99 under ${TARGETS.p99Ms} ms with no errors — ${p99Ok ? 'met' : '**MISSED**'}. ` +
+      `The devices page runs at ${fmt((devices.requestsPerSecond / hello.requestsPerSecond) * 100)} % of the hello-world's rate.`,
+  ].join('\n');
+}
+
+const BEGIN = '<!-- devices-api:begin (written by bench/devices-api.mjs) -->';
+const END = '<!-- devices-api:end -->';
+
+function writeDocs(section) {
+  const file = join(ROOT, 'docs/benchmarks.md');
+  const block = `${BEGIN}\n\n${section}\n\n${END}`;
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start !== -1 && end > start) text = text.slice(0, start) + block + text.slice(end + END.length);
+  else text = `${text.trimEnd()}\n\n## Devices API throughput\n\n${block}\n`;
+  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+const env = machine();
+console.log(
+  `devices API — ${env.date}, node ${env.node}, ${env.nproc} cores, ${env.cpu}, ${env.commit} (${env.changed})`,
+);
+buildIfNeeded();
+const server = await startServer();
+let hello;
+try {
+  const logins = seedFixtures({ databaseUrl: server.databaseUrl });
+  console.log(
+    runCli(
+      ['seed:fleet', '--org', String(logins.organisationId), '--devices', String(DEVICES)],
+      server,
+    ).trim(),
+  );
+  const admin = await apiLogin(server.baseURL, logins.admin);
+  const headers = { cookie: admin.cookieHeader, accept: 'application/json' };
+  const url = `${server.baseURL}/api/devices/?page=1`;
+  const probe = await fetch(url, { headers });
+  const body = await probe.text();
+  if (probe.status !== 200)
+    throw new Error(`GET /api/devices/?page=1 answered ${probe.status}: ${body.slice(0, 300)}`);
+  const page = JSON.parse(body);
+  if (page.meta?.total !== DEVICES)
+    throw new Error(`expected ${DEVICES} devices, the page says ${page.meta?.total}`);
+
+  hello = await startHelloWorld();
+  const helloResult = await load(`${hello.baseURL}/`);
+  await hello.stop();
+  hello = undefined;
+  console.log(`hello-world: ${fmt(helloResult.requestsPerSecond)} req/s, p99 ${helloResult.p99} ms`);
+
+  const devicesResult = await load(url, headers);
+  console.log(
+    `GET /api/devices/?page=1: ${fmt(devicesResult.requestsPerSecond)} req/s, p50 ${devicesResult.p50} ms, ` +
+      `p99 ${devicesResult.p99} ms, non-2xx ${devicesResult.non2xx}, errors ${devicesResult.errors}`,
+  );
+  const section = markdown(env, helloResult, devicesResult, Buffer.byteLength(body));
+  console.log(`\n${section}`);
+  if (process.env.BENCH_NO_DOCS !== '1') writeDocs(section);
+} finally {
+  await hello?.stop();
+  await server.stop();
+}

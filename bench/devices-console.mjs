@@ -1,0 +1,194 @@
+// Console entry with a big fleet (`npm run bench:devices-console`): starts the real server
+// (bench/lib/server.mjs) on a fresh SQLite database, seeds an organisation with 10 000 devices
+// through the operator CLI and opens `/account/devices` signed in as its admin in Debian's
+// Chromium (no throttling; a fresh browser context each time, so nothing is cached). Measures
+//   1. entry: from navigation start until the first device row of the list has been painted — the
+//      reference data of SPEC §1 (device types, devices, addresses, rooms, …) loads before any
+//      account page renders, so this includes all of it. Target (issue #4): under 1.5 s.
+//   2. filter-to-paint: from typing a search into the list's search box until the filtered rows
+//      have been painted (a MutationObserver on the table, then the next animation frame).
+//      Target: under 100 ms.
+// BENCH_DEVICES (default 10000), BENCH_RUNS (default 5). BENCH_NO_DOCS=1: leave docs alone.
+// E2E_SKIP_BUILD=1: measure the built files as they are.
+/* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
+import { apiLogin, buildIfNeeded, ROOT, runCli, seedFixtures, startServer } from './lib/server.mjs';
+import { machine } from './lib/machine.mjs';
+
+const TARGETS = { entryMs: 1500, filterMs: 100 };
+const DEVICES = Math.max(1, Number(process.env.BENCH_DEVICES ?? 10_000) || 10_000);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5) || 5);
+/** Search terms typed one after another: narrow, none, wide, back to everything. */
+const TERMS = ['rational', 'kc-1-00012', 'нет такого', 'pro', 'фритюр', ''];
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const ms = (value) => `${Math.round(value)} ms`;
+
+/** Runs in the page before its scripts: notes when the first data row is on screen. */
+function watchFirstRow() {
+  const bench = (window.__bench = {});
+  const observer = new MutationObserver(() => {
+    if (bench.firstRow || !document.querySelector('[role="table"] [role="row"][aria-rowindex="2"]')) return;
+    bench.firstRow = performance.now();
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => (bench.painted = performance.now()), 0));
+  });
+  observer.observe(document, { subtree: true, childList: true });
+}
+
+/**
+ * In the page: types `term` into the search box and resolves when the list shows a different
+ * number of rows (the table's `aria-rowcount`, or none when "No records found" replaces it) and
+ * the next frame has been painted.
+ */
+function typeAndWait([input, term]) {
+  const rows = () => {
+    const table = document.querySelector('[role="table"]');
+    return table ? Number(table.getAttribute('aria-rowcount')) - 1 : 0;
+  };
+  const before = rows();
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let timer;
+    const observer = new MutationObserver(() => {
+      if (rows() === before) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      requestAnimationFrame(() =>
+        setTimeout(() => resolve({ ms: performance.now() - start, rows: rows() }), 0),
+      );
+    });
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['aria-rowcount'],
+    });
+    setValue.call(input, term);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    // A term giving as many rows as the one before changes nothing visible to wait for.
+    timer = setTimeout(() => {
+      observer.disconnect();
+      resolve({ ms: Number.NaN, rows: rows() });
+    }, 5000);
+  });
+}
+
+async function entry(browser, baseURL, cookies) {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    locale: 'ru-RU',
+  });
+  await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseURL })));
+  await context.addInitScript(watchFirstRow);
+  const page = await context.newPage();
+  await page.goto('/account/devices');
+  await page.waitForFunction(() => window.__bench?.painted !== undefined, null, { timeout: 60_000 });
+  const figures = await page.evaluate(() => {
+    const devices = performance
+      .getEntriesByType('resource')
+      .find((entry) => new URL(entry.name).pathname === '/api/devices/');
+    return {
+      painted: window.__bench.painted,
+      devicesResponseEnd: devices?.responseEnd ?? Number.NaN,
+      devicesBytes: devices?.encodedBodySize ?? Number.NaN,
+      devicesDecoded: devices?.decodedBodySize ?? Number.NaN,
+    };
+  });
+  return { page, context, figures };
+}
+
+function markdown(env, entries, filters) {
+  const entryMedian = median(entries.map((e) => e.painted));
+  const filterTimes = filters.filter((f) => Number.isFinite(f.ms)).map((f) => f.ms);
+  const filterMax = Math.max(...filterTimes);
+  const first = entries[0];
+  const lines = [
+    `Measured ${env.date} by \`node bench/devices-console.mjs\` at commit \`${env.commit}\` (apps/ and packages/ ${env.changed}).`,
+    '',
+    `Machine: Node.js ${env.node}, ${env.nproc} CPU cores (\`nproc\`), ${env.cpu}; ${env.chromium}, headless, no network or CPU throttling, 1280×800.`,
+    '',
+    `The organisation holds ${DEVICES.toLocaleString('en-US')} devices (\`seed:fleet\`). \`GET /api/devices/\` (the whole list, read by the reference data) ` +
+      `transferred ${(first.devicesBytes / 1e6).toFixed(2)} MB (${(first.devicesDecoded / 1e6).toFixed(2)} MB of JSON).`,
+    '',
+    '| measure | runs | median | max | target | verdict |',
+    '|---|---|---:|---:|---:|---|',
+    `| entry: navigation start → first device row painted (${RUNS} cold browser contexts) | ${entries.map((e) => Math.round(e.painted)).join(', ')} | ${ms(entryMedian)} | ${ms(Math.max(...entries.map((e) => e.painted)))} | < ${ms(TARGETS.entryMs)} | ${entryMedian < TARGETS.entryMs ? 'met' : '**MISSED**'} |`,
+    `| of which \`GET /api/devices/\` finished at | ${entries.map((e) => Math.round(e.devicesResponseEnd)).join(', ')} | ${ms(median(entries.map((e) => e.devicesResponseEnd)))} | | | |`,
+    `| filter-to-paint: search typed → filtered rows painted | ${filters.map((f) => `“${f.term}” ${Number.isFinite(f.ms) ? Math.round(f.ms) : '–'} (${f.rows} rows)`).join('; ')} | ${ms(median(filterTimes))} | ${ms(filterMax)} | < ${ms(TARGETS.filterMs)} | ${filterMax < TARGETS.filterMs ? 'met' : '**MISSED**'} |`,
+  ];
+  return lines.join('\n');
+}
+
+const BEGIN = '<!-- devices-console:begin (written by bench/devices-console.mjs) -->';
+const END = '<!-- devices-console:end -->';
+
+function writeDocs(section) {
+  const file = join(ROOT, 'docs/benchmarks.md');
+  const block = `${BEGIN}\n\n${section}\n\n${END}`;
+  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start !== -1 && end > start) text = text.slice(0, start) + block + text.slice(end + END.length);
+  else text = `${text.trimEnd()}\n\n## Console with 10 000 devices\n\n${block}\n`;
+  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+const env = machine();
+console.log(`devices console — ${env.date}, ${env.nproc} cores, ${env.cpu}, ${env.commit} (${env.changed})`);
+buildIfNeeded();
+const server = await startServer();
+let browser;
+try {
+  const logins = seedFixtures({ databaseUrl: server.databaseUrl });
+  console.log(
+    runCli(
+      ['seed:fleet', '--org', String(logins.organisationId), '--devices', String(DEVICES)],
+      server,
+    ).trim(),
+  );
+  const admin = await apiLogin(server.baseURL, logins.admin);
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+
+  const entries = [];
+  let last;
+  for (let run = 0; run < RUNS; run++) {
+    const result = await entry(browser, server.baseURL, admin.cookies);
+    entries.push(result.figures);
+    console.log(
+      `entry ${run + 1}: first row painted at ${ms(result.figures.painted)} (devices list done at ${ms(result.figures.devicesResponseEnd)})`,
+    );
+    if (last) await last.context.close();
+    last = result;
+  }
+
+  const search = last.page.getByLabel('Поиск', { exact: true });
+  const filters = [];
+  for (const term of TERMS) {
+    // A fresh handle each time: the list may re-render its search box.
+    const input = await search.elementHandle();
+    const result = await last.page.evaluate(typeAndWait, [input, term]);
+    filters.push({ term, ...result });
+    console.log(
+      `filter “${term}”: ${Number.isFinite(result.ms) ? ms(result.ms) : 'no change'} → ${result.rows} rows`,
+    );
+    await last.page.waitForTimeout(400); // let the URL write (debounced) settle between terms
+  }
+  await last.context.close();
+
+  const section = markdown(env, entries, filters);
+  console.log(`\n${section}`);
+  if (process.env.BENCH_NO_DOCS !== '1') writeDocs(section);
+} finally {
+  await browser?.close();
+  await server.stop();
+}
