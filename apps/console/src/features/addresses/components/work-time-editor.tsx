@@ -33,7 +33,12 @@ export function WorkTimeEditor({ form }: { form: UseFormReturnType<AddressFormVa
   };
 
   return (
-    <Fieldset legend={t('Work time')} variant="unstyled">
+    <Fieldset
+      legend={t('Work time')}
+      variant="unstyled"
+      // The legend reads like the labels of the fields around it.
+      styles={{ legend: { fontWeight: 500, fontSize: 'var(--mantine-font-size-sm)', marginBottom: 4 } }}
+    >
       <Stack gap="xs">
         {WEEKDAYS.map((day) => {
           const name = t(DAY_NAMES[day]);

@@ -91,7 +91,7 @@ function AddressDetails({
                         {t('Floor {{floor}}', { floor: room.floor })}
                       </Text>
                     )}
-                    <Badge variant="light" color="gray">
+                    <Badge variant="light" color="gray" tt="none">
                       {t('Devices: {{count}}', { count: room.devices_count })}
                     </Badge>
                   </Group>

@@ -65,12 +65,14 @@ export function AddressesPage() {
     [rows, city, needle],
   );
 
+  // Each flexible column's minimum is the same multiple of its share (5.5rem per fr): the table is
+  // max-content wide, so a larger ratio in one column would widen all of them past the screen.
   const columns = useMemo<DataTableColumn<AddressRow>[]>(
     () => [
       {
         id: 'name',
         header: t('Address name'),
-        width: 'minmax(10rem, 2fr)',
+        width: 'minmax(11rem, 2fr)',
         sortValue: (row) => row.name,
         cell: (row) => (
           <Anchor component={Link} to={paths.account.addresses.detail(row.id)} size="sm">
@@ -81,19 +83,24 @@ export function AddressesPage() {
       {
         id: 'city',
         header: t('City'),
-        width: 'minmax(8rem, 1fr)',
+        width: 'minmax(8.25rem, 1.5fr)',
         sortValue: (row) => row.city,
         cell: (row) => row.city,
       },
       {
         id: 'full_address',
         header: t('Full address'),
-        width: 'minmax(14rem, 3fr)',
+        width: 'minmax(16.5rem, 3fr)',
         cell: (row) => <span title={row.full_address}>{row.full_address}</span>,
       },
-      { id: 'time_zone', header: t('Time zone'), width: 'minmax(10rem, 1fr)', cell: (row) => row.time_zone },
-      { id: 'rooms', header: t('Rooms'), width: '7rem', align: 'end', cell: (row) => row.rooms },
-      { id: 'devices', header: t('Devices'), width: '7rem', align: 'end', cell: (row) => row.devices },
+      {
+        id: 'time_zone',
+        header: t('Time zone'),
+        width: 'minmax(8.25rem, 1.5fr)',
+        cell: (row) => <span title={row.time_zone}>{row.time_zone}</span>,
+      },
+      { id: 'rooms', header: t('Rooms'), width: '6.5rem', align: 'end', cell: (row) => row.rooms },
+      { id: 'devices', header: t('Devices'), width: '9rem', align: 'end', cell: (row) => row.devices },
     ],
     [t],
   );
