@@ -18,4 +18,23 @@ describe('createDb on SQLite', () => {
       await handle.close();
     }
   });
+
+  it('reuses prepared statements with fresh parameters each time', async () => {
+    const handle = createDb('sqlite::memory:');
+    try {
+      await sql`create table numbers (n integer)`.execute(handle.db);
+      await sql`insert into numbers (n) values (1), (2), (3)`.execute(handle.db);
+      const above = (min: number) => sql<{ n: number }>`select n from numbers where n > ${min} order by n`;
+      expect((await above(0).execute(handle.db)).rows.map((row) => row.n)).toEqual([1, 2, 3]);
+      expect((await above(2).execute(handle.db)).rows.map((row) => row.n)).toEqual([3]);
+      expect((await above(0).execute(handle.db)).rows.map((row) => row.n)).toEqual([1, 2, 3]);
+      // A write through a cached statement, then a read through another.
+      const insert = (n: number) => sql`insert into numbers (n) values (${n})`;
+      await insert(4).execute(handle.db);
+      await insert(5).execute(handle.db);
+      expect((await above(3).execute(handle.db)).rows.map((row) => row.n)).toEqual([4, 5]);
+    } finally {
+      await handle.close();
+    }
+  });
 });

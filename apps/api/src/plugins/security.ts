@@ -1,8 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { constants as zlib } from 'node:zlib';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { constants as zlib } from 'node:zlib';
+import helmet, { type HelmetOptions } from 'helmet';
+
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+  // Same rule as CSP frame-ancestors 'none', for browsers that only know the old header.
+  frameguard: { action: 'deny' },
+  strictTransportSecurity: false,
+};
+
+/**
+ * helmet's headers, worked out once. They do not depend on the request (no CSP nonces), and
+ * @fastify/helmet rebuilt helmet's middleware on every request — a measurable share of a small
+ * API call (docs/decisions.md).
+ */
+export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => undefined);
+  return headers;
+}
 
 /**
  * Security headers on every response (CSP, nosniff, frame-ancestors; HSTS only over HTTPS, where it
@@ -10,28 +52,9 @@ import { constants as zlib } from 'node:zlib';
  */
 export const securityPlugin = fp(
   async (app: FastifyInstance) => {
-    await app.register(helmet, {
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-      // Same rule as CSP frame-ancestors 'none', for browsers that only know the old header.
-      frameguard: { action: 'deny' },
-      hsts: false,
-    });
+    const headers = securityHeaders();
     app.addHook('onRequest', async (request, reply) => {
+      reply.headers(headers);
       if (request.protocol === 'https') {
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
       }
