@@ -78,6 +78,24 @@ describe('reference data (SPEC §1, §4)', () => {
     expect(result.current.data.ready).toBe(true);
   });
 
+  it('does not ask again for a list whose prefetch failed when the frame mounts', async () => {
+    let asked = 0;
+    server.use(
+      http.get('/api/recipes/', () => {
+        asked += 1;
+        return HttpResponse.json({ message: 'Не найдено.' }, { status: 404 });
+      }),
+      http.get('/api/recipes_sets/', () => HttpResponse.json({ data: [] })),
+    );
+    const user = buildAuthUser(['recipes']);
+    prefetchReferenceData(user);
+    await waitFor(() => expect(queryClient.getQueryState(referenceKey('recipes'))?.status).toBe('error'));
+    const { result } = renderHook(() => useReferenceData(user), { wrapper });
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toBe(1);
+  });
+
   it('gives a page one list as loaded, and nothing (without a request) for a module the user lacks', async () => {
     const counts = countRequests(['/addresses/', '/rooms/']);
     const user = buildAuthUser(['addresses']);

@@ -16,6 +16,9 @@ function queryFor(resource: ReferenceResource) {
       }
     },
     staleTime: resource.cached ? Number.POSITIVE_INFINITY : 30_000,
+    // A load that failed while prefetching (SPEC §8: logged, flag cleared) is not asked for again
+    // just because the frame mounts; `reloadReference` and the next entry ask again.
+    retryOnMount: false,
   };
 }
 
