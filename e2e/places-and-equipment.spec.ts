@@ -403,21 +403,22 @@ test.describe('places and equipment (issue #4)', () => {
   });
 });
 
-// BUG (console, not fixed here): docs/places-and-equipment.md says "a comma is accepted as the
-// decimal sign" for latitude and longitude, and so it is when typed key by key (the serial flow
-// above types «56,8389»). But text that arrives in one input event — pasted, dropped, or filled in
-// by a password manager or autofill — loses its comma: react-number-format swaps an allowed decimal
-// separator only when exactly one character is inserted
-// (node_modules/react-number-format/dist/react-number-format.es.js, `end - start === 1`), and
-// address-form.tsx (`coordinates`, allowedDecimalSeparators ['.', ',']) relies on it. «56,8389»
-// becomes 568389 (refused by the server as «Не больше 90.», which puzzles the user) and «7,5»
-// becomes 75, which is saved as a wrong coordinate. Nothing is submitted here.
-test('a latitude pasted with a decimal comma keeps its decimal sign', async ({ page }) => {
-  test.fail(true, 'address-form.tsx: a pasted «56,8389» becomes 568389 (react-number-format)');
+// A coordinate that arrives in one input event (pasted, autofilled) keeps its decimal comma: the
+// fields are plain text and the comma is read when the form is sent.
+test('a latitude pasted with a decimal comma is saved as a decimal', async ({ page }) => {
   await signInWithApi(page, logins.admin);
   await page.goto('/account/addresses/add');
+  await page.getByRole('textbox', { name: 'Название', exact: true }).fill(`Вставка ${Date.now()}`);
+  await page.getByRole('textbox', { name: 'Город', exact: true }).fill('Екатеринбург');
+  await page.getByRole('textbox', { name: 'Полный адрес', exact: true }).fill('ул. Малышева, д. 1');
   const latitude = page.getByRole('textbox', { name: 'Широта', exact: true });
   // fill() inserts the whole text in one input event, as a paste does.
   await latitude.fill('56,8389');
-  await expect(latitude).toHaveValue('56.8389', { timeout: 3_000 });
+  await expect(latitude).toHaveValue('56,8389');
+  await page.getByRole('textbox', { name: 'Долгота', exact: true }).fill('60,6057');
+  await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
+  await expect(page).toHaveURL(/\/account\/addresses\/\d+$/);
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Широта', exact: true })).toHaveValue('56.8389');
+  await expect(page.getByRole('textbox', { name: 'Долгота', exact: true })).toHaveValue('60.6057');
 });

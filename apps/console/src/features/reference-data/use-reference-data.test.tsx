@@ -96,6 +96,41 @@ describe('reference data (SPEC §1, §4)', () => {
     expect(asked).toBe(1);
   });
 
+  it('stays ready while a list that failed is loaded again, and prefetching leaves known lists alone', async () => {
+    let asked = 0;
+    let answer = () => HttpResponse.json({ message: 'Не найдено.' }, { status: 404 });
+    server.use(
+      http.get('/api/recipes/', () => {
+        asked += 1;
+        return answer();
+      }),
+      http.get('/api/recipes_sets/', () => HttpResponse.json({ data: [] })),
+    );
+    const user = buildAuthUser(['recipes']);
+    const { result } = renderHook(() => useReferenceData(user), { wrapper });
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    // The account loader runs again on every navigation: nothing known is asked for again.
+    prefetchReferenceData(user);
+    expect(asked).toBe(1);
+
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    answer = () => HttpResponse.json({ data: [] });
+    server.use(
+      http.get('/api/recipes/', async () => {
+        asked += 1;
+        await held;
+        return answer();
+      }),
+    );
+    const reloading = reloadReference(queryClient, ['recipes'], { force: true });
+    await waitFor(() => expect(asked).toBe(2));
+    expect(result.current.ready).toBe(true);
+    release();
+    await reloading;
+    expect(result.current.ready).toBe(true);
+  });
+
   it('gives a page one list as loaded, and nothing (without a request) for a module the user lacks', async () => {
     const counts = countRequests(['/addresses/', '/rooms/']);
     const user = buildAuthUser(['addresses']);

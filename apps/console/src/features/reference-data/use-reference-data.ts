@@ -1,5 +1,6 @@
 import type { AuthUser } from '@kontrol/contracts';
 import { useIsFetching, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { queryClient } from '../../lib/query-client';
 import { referenceKey, referenceResources, type LoadingFlag, type ReferenceResource } from './resources';
 
@@ -27,9 +28,18 @@ function resourcesFor(user: AuthUser) {
   return referenceResources.filter((r) => held.has(r.module));
 }
 
-/** Starts loading what {@link useReferenceData} will wait for, as early as the user is known. */
+/**
+ * Starts loading what {@link useReferenceData} will wait for, as early as the user is known. A list
+ * already loaded, loading or failed is left alone: the account loader runs on every navigation,
+ * and lists are reloaded only as SPEC §4 says (after changes, {@link reloadReference}).
+ */
 export function prefetchReferenceData(user: AuthUser): void {
-  for (const resource of resourcesFor(user)) void queryClient.prefetchQuery(queryFor(resource));
+  for (const resource of resourcesFor(user)) {
+    const options = queryFor(resource);
+    if (queryClient.getQueryState(options.queryKey) === undefined) {
+      void queryClient.prefetchQuery(options);
+    }
+  }
 }
 
 /**
@@ -39,8 +49,12 @@ export function prefetchReferenceData(user: AuthUser): void {
 export function useReferenceData(user: AuthUser): { ready: boolean } {
   const resources = resourcesFor(user);
   const results = useQueries({ queries: resources.map(queryFor) });
-  const ready = resources.every((resource, index) => !resource.gates || !results[index]?.isPending);
-  return { ready };
+  const settled = resources.every((resource, index) => !resource.gates || !results[index]?.isPending);
+  // The gate is for entering the area: once the pages showed, reloading a list that has no data
+  // (one that failed before) must not take the page away from under the user (and their typing).
+  const shown = useRef(false);
+  if (settled) shown.current = true;
+  return { ready: shown.current };
 }
 
 const NOTHING: readonly never[] = [];

@@ -17,8 +17,9 @@ export type AddressFormValues = {
   city: string;
   time_zone: string;
   work_time: WorkTimeFormValue;
-  latitude: number | string;
-  longitude: number | string;
+  /** As typed: a decimal point or comma, empty for "not given". */
+  latitude: string;
+  longitude: string;
 };
 
 /** Field paths the form shows under its fields; the failure alert lists only the others. */
@@ -48,16 +49,20 @@ export function toAddressFormValues(address?: Address): AddressFormValues {
         return [day, { works: hours !== null, ...(hours ?? FALLBACK_DAY) }];
       }),
     ) as WorkTimeFormValue,
-    latitude: address?.latitude ?? '',
-    longitude: address?.longitude ?? '',
+    latitude: address?.latitude == null ? '' : String(address.latitude),
+    longitude: address?.longitude == null ? '' : String(address.longitude),
   };
 }
 
-/** An empty coordinate is "not given"; anything else is sent as typed, for the server to judge. */
-function coordinate(value: number | string): number | null {
-  if (typeof value === 'number') return value;
+/**
+ * An empty coordinate is "not given"; a number with a decimal point or comma is sent as a number;
+ * anything else is sent as typed, so the server's message ("wrong type") shows under the field.
+ */
+function coordinate(value: string): number | null {
   const trimmed = value.trim().replace(',', '.');
-  return trimmed === '' ? null : Number(trimmed);
+  if (trimmed === '') return null;
+  const number = Number(trimmed);
+  return Number.isFinite(number) ? number : (trimmed as unknown as number);
 }
 
 export function toAddressBody(values: AddressFormValues): AddressBody {

@@ -4,7 +4,7 @@ import {
   FULL_ADDRESS_MAX_LENGTH,
   type Address,
 } from '@kontrol/contracts';
-import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +46,9 @@ export function AddressForm({ address, onSaved }: { address?: Address; onSaved?:
     },
   });
 
-  const coordinates = { decimalScale: 7, allowedDecimalSeparators: ['.', ','], hideControls: true };
+  // Plain text, not NumberInput: its formatter turned a pasted «56,8389» into 568389. The decimal
+  // comma or point is read when the form is sent (address-form-values.ts).
+  const coordinates = { inputMode: 'decimal' as const, autoComplete: 'off' };
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">
@@ -86,8 +88,8 @@ export function AddressForm({ address, onSaved }: { address?: Address; onSaved?:
         <WorkTimeEditor form={form} />
         <Stack gap={4}>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <NumberInput label={t('Latitude')} {...coordinates} {...form.getInputProps('latitude')} />
-            <NumberInput label={t('Longitude')} {...coordinates} {...form.getInputProps('longitude')} />
+            <TextInput label={t('Latitude')} {...coordinates} {...form.getInputProps('latitude')} />
+            <TextInput label={t('Longitude')} {...coordinates} {...form.getInputProps('longitude')} />
           </SimpleGrid>
           <Text size="xs" c="dimmed">
             {t('Optional: fill in both or neither, in decimal degrees (55.7558, 37.6173).')}
