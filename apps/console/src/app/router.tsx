@@ -65,8 +65,13 @@ export const router = createBrowserRouter([
           if (!(result instanceof Response)) prefetchReferenceData(result.user);
           return result;
         },
-        // The module check of SPEC §4 runs on every navigation, not only on entering the area.
-        shouldRevalidate: () => true,
+        // The module check of SPEC §4 runs on every navigation to another page (and on an explicit
+        // revalidation), not only on entering the area. A change of the query string alone (a
+        // list's search, filters, sort, tab) stays on the same page: no check, and no
+        // reference-data round trip on every keystroke.
+        shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+          currentUrl.pathname !== nextUrl.pathname ||
+          (currentUrl.search === nextUrl.search && defaultShouldRevalidate),
         lazy: page(() => import('./layout/account-layout'), 'AccountLayout'),
         children: [
           { index: true, loader: () => redirect(paths.account.dashboard) },

@@ -1,4 +1,4 @@
-import { Box, Table, UnstyledButton } from '@mantine/core';
+import { Box } from '@mantine/core';
 import {
   constructSortFn,
   createSortedRowModel,
@@ -10,9 +10,10 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { memo, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getLocale } from '../lib/i18n';
+import classes from './data-table.module.css';
 import { NoRecords } from './no-records';
 
 /** One column of a {@link DataTable}. */
@@ -85,6 +86,7 @@ export const observeElementRectOrFallback: typeof observeElementRect = (instance
  * its implicit roles in some browsers), `aria-rowcount` and `aria-rowindex` so a screen reader
  * knows where a rendered row sits in the whole list, sortable headers as buttons with
  * `aria-sort`. Links in cells are ordinary tab stops. An empty list shows {@link NoRecords}.
+ * Rows in view are plain elements, memoised: filtering or scrolling renders only rows that changed.
  */
 export function DataTable<T extends RowData>({
   data,
@@ -101,6 +103,9 @@ export function DataTable<T extends RowData>({
   const locale = getLocale();
   const columnDefs = useMemo(() => toColumnDefs(columns, locale), [columns, locale]);
   const sorting = useMemo<SortingState>(() => (sort ? [sort] : []), [sort]);
+  // The table may keep the handler of an earlier render: it always calls the latest one.
+  const onSortChangeRef = useRef(onSortChange);
+  onSortChangeRef.current = onSortChange;
   const table = useTable({
     features,
     columns: columnDefs,
@@ -109,7 +114,7 @@ export function DataTable<T extends RowData>({
     state: { sorting },
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
-      if (next[0]) onSortChange?.(next[0]);
+      if (next[0]) onSortChangeRef.current?.(next[0]);
     },
     manualSorting,
     enableSortingRemoval: false,
@@ -129,13 +134,6 @@ export function DataTable<T extends RowData>({
   if (data.length === 0) return <NoRecords />;
 
   const gridTemplateColumns = columns.map((column) => column.width ?? 'minmax(8rem, 1fr)').join(' ');
-  const rowStyle: CSSProperties = { display: 'grid', gridTemplateColumns, alignItems: 'center' };
-  const cellStyle = (align: 'start' | 'end' | undefined): CSSProperties => ({
-    overflow: 'hidden',
-    textOverflow: 'ellipsis',
-    whiteSpace: 'nowrap',
-    textAlign: align === 'end' ? 'end' : 'start',
-  });
 
   return (
     <Box
@@ -146,31 +144,22 @@ export function DataTable<T extends RowData>({
       role="region"
       aria-label={label}
     >
-      <Table
-        role="table"
-        aria-label={label}
-        aria-rowcount={rows.length + 1}
-        style={{ display: 'grid', minWidth: 'max-content' }}
-        highlightOnHover
-      >
-        <Table.Thead
-          role="rowgroup"
-          style={{
-            display: 'grid',
-            position: 'sticky',
-            top: 0,
-            zIndex: 1,
-            background: 'var(--mantine-color-body)',
-          }}
-        >
+      <table role="table" aria-label={label} aria-rowcount={rows.length + 1} className={classes.table}>
+        <thead role="rowgroup" className={classes.head}>
           {table.getHeaderGroups().map((group) => (
-            <Table.Tr key={group.id} role="row" aria-rowindex={1} style={rowStyle}>
+            <tr
+              key={group.id}
+              role="row"
+              aria-rowindex={1}
+              className={classes.row}
+              style={{ gridTemplateColumns }}
+            >
               {group.headers.map((header) => {
                 const column = columns.find((c) => c.id === header.column.id);
                 const sorted = header.column.getIsSorted();
                 const sortable = header.column.getCanSort();
                 return (
-                  <Table.Th
+                  <th
                     key={header.id}
                     role="columnheader"
                     aria-sort={
@@ -182,65 +171,94 @@ export function DataTable<T extends RowData>({
                             ? 'none'
                             : undefined
                     }
-                    style={cellStyle(column?.align)}
+                    className={cellClass(column?.align)}
                   >
                     {sortable ? (
-                      <UnstyledButton
+                      <button
+                        type="button"
+                        className={classes.sort}
                         onClick={header.column.getToggleSortingHandler()}
-                        fw={700}
-                        fz="sm"
                         title={t('Sort by this column')}
                       >
                         {column?.header}
-                        <span aria-hidden="true" style={{ marginInlineStart: 4, opacity: sorted ? 1 : 0.35 }}>
+                        <span
+                          aria-hidden="true"
+                          className={classes.sortMark}
+                          data-active={sorted || undefined}
+                        >
                           {sorted === 'desc' ? '↓' : sorted === 'asc' ? '↑' : '↕'}
                         </span>
-                      </UnstyledButton>
+                      </button>
                     ) : (
                       column?.header
                     )}
-                  </Table.Th>
+                  </th>
                 );
               })}
-            </Table.Tr>
+            </tr>
           ))}
-        </Table.Thead>
-        <Table.Tbody
-          role="rowgroup"
-          style={{ display: 'grid', position: 'relative', height: virtualizer.getTotalSize() }}
-        >
+        </thead>
+        <tbody role="rowgroup" className={classes.body} style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
             if (!row) return null;
             return (
-              <Table.Tr
+              <BodyRow
                 key={row.id}
-                role="row"
-                aria-rowindex={item.index + 2}
-                style={{
-                  ...rowStyle,
-                  position: 'absolute',
-                  insetInline: 0,
-                  height: rowHeight,
-                  transform: `translateY(${item.start}px)`,
-                }}
-              >
-                {row.getAllCells().map((cell) => {
-                  const column = columns.find((c) => c.id === cell.column.id);
-                  return (
-                    <Table.Td key={cell.id} role="cell" style={cellStyle(column?.align)}>
-                      {column?.cell(row.original)}
-                    </Table.Td>
-                  );
-                })}
-              </Table.Tr>
+                original={row.original}
+                columns={columns}
+                rowIndex={item.index + 2}
+                start={item.start}
+                height={rowHeight}
+                gridTemplateColumns={gridTemplateColumns}
+              />
             );
           })}
-        </Table.Tbody>
-      </Table>
+        </tbody>
+      </table>
     </Box>
   );
 }
+
+const cellClass = (align: 'start' | 'end' | undefined) =>
+  align === 'end' ? `${classes.cell} ${classes.end}` : classes.cell;
+
+interface BodyRowProps<T> {
+  original: T;
+  columns: readonly DataTableColumn<T>[];
+  rowIndex: number;
+  start: number;
+  height: number;
+  gridTemplateColumns: string;
+}
+
+/**
+ * One row in view. Memoised: when the list is filtered or scrolled, rows that stay on screen with
+ * the same record and place are not rendered again.
+ */
+const BodyRow = memo(function BodyRow<T>({
+  original,
+  columns,
+  rowIndex,
+  start,
+  height,
+  gridTemplateColumns,
+}: BodyRowProps<T>) {
+  return (
+    <tr
+      role="row"
+      aria-rowindex={rowIndex}
+      className={classes.row}
+      style={{ gridTemplateColumns, height, transform: `translateY(${start}px)` }}
+    >
+      {columns.map((column) => (
+        <td key={column.id} role="cell" className={cellClass(column.align)}>
+          {column.cell(original)}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <T>(props: BodyRowProps<T>) => ReactNode;
 
 type Features = typeof features;
 

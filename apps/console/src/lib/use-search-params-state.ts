@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 
 /**
  * Screen state kept in the query string (search text, sort, filters), so back/forward, reload and a
@@ -22,7 +22,18 @@ export function useSearchParamsState<K extends string>(
   Readonly<Record<K, string>>,
   (patch: Partial<Record<K, string>>, options?: { replace?: boolean }) => void,
 ] {
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const searchParams = useMemo(() => new URLSearchParams(search), [search]);
+  // The query string the next change builds on: the URL of this render, or the one last asked for
+  // if that navigation has not rendered yet, so two quick changes (or a handler created a few
+  // renders ago) never undo each other.
+  const latest = useRef(search);
+  const rendered = useRef(search);
+  if (rendered.current !== search) {
+    rendered.current = search;
+    latest.current = search;
+  }
   const keys = Object.keys(defaults) as K[];
   // Recomputed only when this screen's parameters change, so memoised filters downstream hold.
   const signature = keys.map((key) => `${key}=${searchParams.get(key) ?? ''}`).join('&');
@@ -36,19 +47,17 @@ export function useSearchParamsState<K extends string>(
   );
   const set = useCallback(
     (patch: Partial<Record<K, string>>, options: { replace?: boolean } = {}) => {
-      setSearchParams(
-        (previous) => {
-          const next = new URLSearchParams(previous);
-          for (const [key, value] of Object.entries(patch) as [K, string | undefined][]) {
-            if (value === undefined || value === defaults[key]) next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: options.replace ?? false, preventScrollReset: true },
-      );
+      const next = new URLSearchParams(latest.current);
+      for (const [key, value] of Object.entries(patch) as [K, string | undefined][]) {
+        if (value === undefined || value === defaults[key]) next.delete(key);
+        else next.set(key, value);
+      }
+      const query = next.toString();
+      latest.current = query ? `?${query}` : '';
+      void navigate(`?${query}`, { replace: options.replace ?? false, preventScrollReset: true });
     },
-    [setSearchParams],
+    // `defaults` are a constant of the screen; `navigate` is stable in a data router.
+    [navigate],
   );
   return [values, set];
 }

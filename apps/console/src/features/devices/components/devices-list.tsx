@@ -1,5 +1,6 @@
+import type { Address, DeviceType, Room } from '@kontrol/contracts';
 import { Anchor, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useDeferredValue, useMemo } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
@@ -14,6 +15,7 @@ import {
   sortItems,
   toListItems,
   type DeviceListItem,
+  type DeviceListParams,
 } from '../device-list';
 import { useEquipmentReferences } from '../use-equipment-references';
 import { DeviceStatus } from './device-status';
@@ -44,18 +46,10 @@ export function DevicesList() {
     [sorted, deferredSearch, type, address, room, smart, status, now],
   );
   const columns = useMemo(() => deviceColumns(t, now), [t, now]);
-
-  const typeOptions = useMemo(() => types.map((x) => ({ value: String(x.id), label: x.name })), [types]);
-  const addressOptions = useMemo(
-    () => addresses.map((x) => ({ value: String(x.id), label: x.name })),
-    [addresses],
-  );
-  const roomChoices = useMemo(
-    () =>
-      rooms
-        .filter((x) => !address || String(x.address_id) === address)
-        .map((x) => ({ value: String(x.id), label: x.name })),
-    [rooms, address],
+  const sort = useMemo(() => parseSort(params.sort), [params.sort]);
+  const onSortChange = useCallback(
+    (next: { id: string; desc: boolean }) => setParams({ sort: formatSort(next) }),
+    [setParams],
   );
   const filtered =
     searchText !== '' ||
@@ -79,58 +73,17 @@ export function DevicesList() {
           {t('Add device')}
         </Button>
       </Group>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
-        <Select
-          label={t('Type')}
-          placeholder={t('All')}
-          data={typeOptions}
-          value={type || null}
-          onChange={(value) => setParams({ type: value ?? '' })}
-          clearable
-          searchable
-        />
-        <Select
-          label={t('Address')}
-          placeholder={t('All')}
-          data={addressOptions}
-          value={address || null}
-          // A room belongs to one address: changing the address drops the room filter.
-          onChange={(value) => setParams({ address: value ?? '', room: '' })}
-          clearable
-          searchable
-        />
-        <Select
-          label={t('Room')}
-          placeholder={t('All')}
-          data={roomChoices}
-          value={room || null}
-          onChange={(value) => setParams({ room: value ?? '' })}
-          clearable
-          searchable
-        />
-        <Select
-          label={t('Smart')}
-          placeholder={t('All')}
-          data={[
-            { value: 'yes', label: t('Smart') },
-            { value: 'no', label: t('Not smart') },
-          ]}
-          value={smart || null}
-          onChange={(value) => setParams({ smart: value ?? '' })}
-          clearable
-        />
-        <Select
-          label={t('Status')}
-          placeholder={t('All')}
-          data={[
-            { value: 'online', label: t('Online') },
-            { value: 'offline', label: t('Offline') },
-          ]}
-          value={status || null}
-          onChange={(value) => setParams({ status: value ?? '' })}
-          clearable
-        />
-      </SimpleGrid>
+      <DeviceFilters
+        type={type}
+        address={address}
+        room={room}
+        smart={smart}
+        status={status}
+        types={types}
+        addresses={addresses}
+        rooms={rooms}
+        setParams={setParams}
+      />
       <Group justify="space-between">
         <Text size="sm" c="dimmed" role="status" aria-live="polite">
           {t('{{shown}} of {{total}} devices', { shown: shown.length, total: items.length })}
@@ -153,13 +106,108 @@ export function DevicesList() {
         columns={columns}
         getRowId={(item) => String(item.device.id)}
         label={t('Devices')}
-        sort={parseSort(params.sort)}
-        onSortChange={(next) => setParams({ sort: formatSort(next) })}
+        sort={sort}
+        onSortChange={onSortChange}
         manualSorting
       />
     </Stack>
   );
 }
+
+/**
+ * The filter selects. Memoised, so typing in the search box does not render them (and their long
+ * option lists) again. Rooms are offered for one address: the chosen one, or the chosen room's.
+ */
+const DeviceFilters = memo(function DeviceFilters({
+  type,
+  address,
+  room,
+  smart,
+  status,
+  types,
+  addresses,
+  rooms,
+  setParams,
+}: Pick<DeviceListParams, 'type' | 'address' | 'room' | 'smart' | 'status'> & {
+  types: readonly DeviceType[];
+  addresses: readonly Address[];
+  rooms: readonly Room[];
+  setParams: (patch: Partial<DeviceListParams>) => void;
+}) {
+  const { t } = useTranslation();
+  const typeOptions = useMemo(() => types.map((x) => ({ value: String(x.id), label: x.name })), [types]);
+  const addressOptions = useMemo(
+    () => addresses.map((x) => ({ value: String(x.id), label: x.name })),
+    [addresses],
+  );
+  const roomAddress = address || String(rooms.find((x) => String(x.id) === room)?.address_id ?? '');
+  const roomOptions = useMemo(
+    () =>
+      roomAddress
+        ? rooms
+            .filter((x) => String(x.address_id) === roomAddress)
+            .map((x) => ({ value: String(x.id), label: x.name }))
+        : [],
+    [rooms, roomAddress],
+  );
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }} spacing="sm">
+      <Select
+        label={t('Type')}
+        placeholder={t('All')}
+        data={typeOptions}
+        value={type || null}
+        onChange={(value) => setParams({ type: value ?? '' })}
+        clearable
+        searchable
+      />
+      <Select
+        label={t('Address')}
+        placeholder={t('All')}
+        data={addressOptions}
+        value={address || null}
+        // A room belongs to one address: changing the address drops the room filter.
+        onChange={(value) => setParams({ address: value ?? '', room: '' })}
+        clearable
+        searchable
+        limit={100}
+        nothingFoundMessage={t('Nothing found')}
+      />
+      <Select
+        label={t('Room')}
+        placeholder={roomAddress ? t('All') : t('Choose an address first')}
+        data={roomOptions}
+        value={room || null}
+        onChange={(value) => setParams({ room: value ?? '' })}
+        disabled={!roomAddress}
+        clearable
+        searchable
+      />
+      <Select
+        label={t('Smart')}
+        placeholder={t('All')}
+        data={[
+          { value: 'yes', label: t('Smart') },
+          { value: 'no', label: t('Not smart') },
+        ]}
+        value={smart || null}
+        onChange={(value) => setParams({ smart: value ?? '' })}
+        clearable
+      />
+      <Select
+        label={t('Status')}
+        placeholder={t('All')}
+        data={[
+          { value: 'online', label: t('Online') },
+          { value: 'offline', label: t('Offline') },
+        ]}
+        value={status || null}
+        onChange={(value) => setParams({ status: value ?? '' })}
+        clearable
+      />
+    </SimpleGrid>
+  );
+});
 
 function deviceColumns(
   t: ReturnType<typeof useTranslation>['t'],
