@@ -4,6 +4,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteModal } from '../../../components/confirm-delete';
+import { FormFailure } from '../../../components/form-failure';
+import { toApiFailure, type ApiFailure } from '../../../lib/api-errors';
 import { useRotateDeviceCredential } from '../api/rotate-device-credential';
 import { formatMoment } from '../device-format';
 import { CredentialModal } from './credential-modal';
@@ -34,6 +36,15 @@ export function ConnectionPanel({ device }: { device: Device }) {
   const [secret, setSecret] = useState<string | null>(null);
   const rotate = useRotateDeviceCredential(device.id);
   const lastOnline = device.last_online.last_utc;
+  const [firstFailure, setFirstFailure] = useState<ApiFailure | null>(null);
+  const issueFirst = async () => {
+    setFirstFailure(null);
+    try {
+      setSecret((await rotate.mutateAsync()).credential);
+    } catch (error) {
+      setFirstFailure(toApiFailure(error));
+    }
+  };
 
   return (
     <Stack gap="lg">
@@ -51,13 +62,23 @@ export function ConnectionPanel({ device }: { device: Device }) {
         </Fact>
       </SimpleGrid>
 
-      {device.is_smart ? (
+      {device.is_smart && device.has_credential && (
         <div>
           <Button variant="outline" color="orange" onClick={confirm.open}>
             {t('Issue a new connection key')}
           </Button>
         </div>
-      ) : (
+      )}
+      {device.is_smart && !device.has_credential && (
+        // No key yet: nothing stops working, so no confirmation.
+        <Stack gap={4} align="flex-start">
+          <Button onClick={() => void issueFirst()} loading={rotate.isPending}>
+            {t('Issue a connection key')}
+          </Button>
+          <FormFailure failure={firstFailure} fields={[]} />
+        </Stack>
+      )}
+      {!device.is_smart && (
         <Text size="sm">
           {t(
             'This device is not smart: set a controller ID or a current template in Settings to connect it.',

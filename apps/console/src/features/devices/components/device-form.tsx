@@ -54,14 +54,18 @@ export function deviceFormValues(device?: Device): DeviceFormValues {
 }
 
 const numberOrNull = (value: number | string) => (typeof value === 'number' ? value : null);
-const idOrZero = (value: string | null) => (value ? Number(value) : 0);
+/**
+ * An id from a select; none is sent as null, which the server answers with "required" under the
+ * field (SPEC §5: the server owns the rules). The body type wants a number: it describes valid input.
+ */
+const idOrNull = (value: string | null) => (value ? Number(value) : (null as unknown as number));
 
 /** Empty fields become null; the server checks the rest (SPEC §5: no client-side rules). */
 export function toDeviceBody(values: DeviceFormValues): DeviceBody {
   return {
     name: values.name,
-    type_id: idOrZero(values.type_id),
-    room_id: idOrZero(values.room_id),
+    type_id: idOrNull(values.type_id),
+    room_id: idOrNull(values.room_id),
     serial_number: values.serial_number || null,
     controller_id: values.controller_id || null,
     template_id: numberOrNull(values.template_id),

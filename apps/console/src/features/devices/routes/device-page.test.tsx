@@ -83,6 +83,22 @@ describe('the device page', { timeout: 30_000 }, () => {
     expect(document.body).not.toHaveTextContent('kdc_n3w');
   });
 
+  it('issues the first key of a smart device without a confirmation: nothing stops working', async () => {
+    const fresh = buildDevice({ id: 6, name: 'Печь 2', controller_id: 'oven-2' });
+    server.use(
+      http.get('/api/devices/6', () => HttpResponse.json({ data: fresh })),
+      http.post('/api/devices/6/credential', () =>
+        HttpResponse.json({ data: { ...fresh, has_credential: true, credential: 'kdc_f1rst' } }),
+      ),
+      http.get('/api/devices/', () => HttpResponse.json({ data: [fresh] })),
+    );
+    await renderEquipment('/account/devices/6', { devices: [fresh] });
+    expect(await screen.findByText('Ключ не выдан')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Выпустить ключ подключения' }));
+    const shown = await screen.findByRole('dialog', { name: 'Ключ подключения устройства' });
+    expect(within(shown).getByRole('textbox', { name: 'Ключ подключения' })).toHaveValue('kdc_f1rst');
+  });
+
   it('lists the service log, adds an entry and deletes one after confirmation', async () => {
     const entry: ServiceEntry = {
       id: 31,
