@@ -22,6 +22,7 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
 import { validatorCompiler } from './plugins/zod.js';
+import { forgetListTotals } from './plugins/pagination.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +41,8 @@ export interface AppOptions {
  * The API as a Fastify instance: plugins first, then the domain modules, then the console and the
  * not-found handler. Listening and shutdown belong to server.ts, so tests can `inject` into it.
  */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -57,8 +60,10 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     if (closing) reply.header('connection', 'close');
+    // A change through this process: no later answer may count a list from before it.
+    if (!SAFE_METHODS.has(request.method)) forgetListTotals(app.db);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
