@@ -28,7 +28,10 @@ const listTotals = new WeakMap<object, Map<string, { total: number; at: number }
 
 function totalsOf(owner: object) {
   let totals = listTotals.get(owner);
-  if (!totals) listTotals.set(owner, (totals = new Map()));
+  if (!totals) {
+    totals = new Map<string, { total: number; at: number }>();
+    listTotals.set(owner, totals);
+  }
   return totals;
 }
 
