@@ -17,7 +17,7 @@
 // Every Lighthouse report is kept whole in bench/results/lhr-<date>/ for its diagnostics
 // (`node bench/lib/lhr-summary.mjs <file>…` prints the useful parts).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
@@ -28,6 +28,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
 import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from './lib/server.mjs';
+import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 
 const TARGETS = { initialJsBytes: 200_000, lighthouse: 95, axeImpacts: ['serious', 'critical'] };
 const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? 3) || 3);
@@ -447,18 +448,13 @@ function markdown(env, js, lh, axe) {
   return lines.join('\n');
 }
 
-const BEGIN = '<!-- console-budgets:begin (written by bench/console-budgets.mjs) -->';
-const END = '<!-- console-budgets:end -->';
-
 function writeDocs(section) {
-  const file = join(ROOT, 'docs/benchmarks.md');
-  const block = `${BEGIN}\n\n${section}\n\n${END}`;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start !== -1 && end > start) text = text.slice(0, start) + block + text.slice(end + END.length);
-  else text = `${text.trimEnd()}\n\n## Console budgets\n\n${block}\n`;
-  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+  writeBenchmarkSection({
+    name: 'console-budgets',
+    script: 'bench/console-budgets.mjs',
+    heading: 'Console budgets',
+    section,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@
 // BENCH_DEVICES (default 10000). BENCH_NO_DOCS=1: do not rewrite docs/benchmarks.md.
 // E2E_SKIP_BUILD=1: measure the built files as they are.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
@@ -23,6 +22,7 @@ import {
   stopProcess,
   waitForReady,
 } from './lib/server.mjs';
+import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 
 const TARGETS = { requestsPerSecond: 8000, p99Ms: 20 };
@@ -94,18 +94,13 @@ function markdown(env, hello, devices, pageBytes) {
   ].join('\n');
 }
 
-const BEGIN = '<!-- devices-api:begin (written by bench/devices-api.mjs) -->';
-const END = '<!-- devices-api:end -->';
-
 function writeDocs(section) {
-  const file = join(ROOT, 'docs/benchmarks.md');
-  const block = `${BEGIN}\n\n${section}\n\n${END}`;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start !== -1 && end > start) text = text.slice(0, start) + block + text.slice(end + END.length);
-  else text = `${text.trimEnd()}\n\n## Devices API throughput\n\n${block}\n`;
-  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+  writeBenchmarkSection({
+    name: 'devices-api',
+    script: 'bench/devices-api.mjs',
+    heading: 'Devices API throughput',
+    section,
+  });
 }
 
 const env = machine();

@@ -11,11 +11,10 @@
 // BENCH_DEVICES (default 10000), BENCH_RUNS (default 5). BENCH_NO_DOCS=1: leave docs alone.
 // E2E_SKIP_BUILD=1: measure the built files as they are.
 /* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
-import { apiLogin, buildIfNeeded, ROOT, runCli, seedFixtures, startServer } from './lib/server.mjs';
+import { apiLogin, buildIfNeeded, runCli, seedFixtures, startServer } from './lib/server.mjs';
+import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 
 const TARGETS = { entryMs: 1500, filterMs: 100 };
@@ -129,18 +128,13 @@ function markdown(env, entries, filters) {
   return lines.join('\n');
 }
 
-const BEGIN = '<!-- devices-console:begin (written by bench/devices-console.mjs) -->';
-const END = '<!-- devices-console:end -->';
-
 function writeDocs(section) {
-  const file = join(ROOT, 'docs/benchmarks.md');
-  const block = `${BEGIN}\n\n${section}\n\n${END}`;
-  let text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start !== -1 && end > start) text = text.slice(0, start) + block + text.slice(end + END.length);
-  else text = `${text.trimEnd()}\n\n## Console with 10 000 devices\n\n${block}\n`;
-  writeFileSync(file, text.endsWith('\n') ? text : `${text}\n`);
+  writeBenchmarkSection({
+    name: 'devices-console',
+    script: 'bench/devices-console.mjs',
+    heading: 'Console with 10 000 devices',
+    section,
+  });
 }
 
 const env = machine();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { filtersParamSchema } from './pagination.js';
-import { DESCRIPTION_MAX_LENGTH, timeOfDaySchema } from './places.js';
+import { DESCRIPTION_MAX_LENGTH, optionalText, timeOfDaySchema } from './places.js';
 
 /**
  * Device types, devices, device groups and the service log: SPEC §1, §3 Device, §7 "Devices";
@@ -101,14 +101,6 @@ export type Device = z.infer<typeof deviceSchema>;
 /** A device as the create and rotate calls answer it: once, with its gateway credential. */
 export const deviceWithCredentialSchema = deviceSchema.extend({ credential: z.string().nullable() });
 export type DeviceWithCredential = z.infer<typeof deviceWithCredentialSchema>;
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((value) => (value ? value : null));
 
 /** `POST /api/devices/` and `PUT /api/devices/{id}` (PUT takes the whole device). */
 export const deviceBodySchema = z

@@ -76,7 +76,8 @@ export const DEFAULT_WORK_TIME: WorkTime = {
 };
 
 const requiredText = (max: number) => z.string().trim().min(1).max(max);
-const optionalText = (max: number) =>
+/** Free text that may be left out: blank, null and missing all mean "none" (`null`). */
+export const optionalText = (max: number) =>
   z
     .string()
     .trim()
