@@ -38,3 +38,29 @@ describe('createDb on SQLite', () => {
     }
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => {
+  it('outlives an idle pooled connection the server ends, and says so', async () => {
+    const errors: { code?: string }[] = [];
+    const handle = createDb(process.env.TEST_DATABASE_URL as string, {
+      poolMax: 1,
+      onIdleError: (error) => errors.push(error),
+    });
+    try {
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]
+        ?.pid;
+      const admin = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 1 });
+      try {
+        await sql`select pg_terminate_backend(${pid})`.execute(admin.db);
+      } finally {
+        await admin.close();
+      }
+      await expect.poll(() => errors.length).toBe(1);
+      expect(errors[0]?.code).toBe('57P01');
+      // The pool opens a new connection for the next query.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]?.one).toBe(1);
+    } finally {
+      await handle.close();
+    }
+  });
+});

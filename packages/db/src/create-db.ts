@@ -18,6 +18,8 @@ export interface DatabaseHandle {
 export interface CreateDbOptions {
   /** PostgreSQL pool size. */
   poolMax?: number;
+  /** PostgreSQL: told when an idle pooled connection fails (default: one line on stderr). */
+  onIdleError?: (error: Error & { code?: string }) => void;
   log?: LogConfig;
 }
 
@@ -97,6 +99,10 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
+function warnIdleError(error: Error & { code?: string }) {
+  console.warn(`PostgreSQL: an idle pooled connection failed (${error.code ?? 'no code'}): ${error.message}`);
+}
+
 const TIMESTAMPTZ_OID = 1184;
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -115,6 +121,12 @@ function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
     connectionString: url,
     max: options.poolMax ?? 10,
     types: { getTypeParser: pgTypeParser },
+  });
+  // An idle pooled connection the server ends (restart, failover, an administrator, a dropped
+  // test database) makes the pool emit 'error'; unheard, that would end the whole process. The
+  // pool drops the client and opens a new one on the next query, so this is only worth a line.
+  pool.on('error', (error: Error & { code?: string }) => {
+    (options.onIdleError ?? warnIdleError)(error);
   });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
