@@ -1,8 +1,9 @@
 // Proves the README's `npm start` on a fresh database: the launcher builds and starts, /readyz
 // answers, the demo user signs in through the Sanctum flow, the console is served, and SIGTERM
-// ends the process cleanly. Uses a free port and a temporary SQLite file.
+// ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
+// API_WORKERS=2, where one API process is killed and must be replaced.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,66 +16,113 @@ const port = await new Promise((resolve) => {
     probe.close(() => resolve(free));
   });
 });
-const dir = mkdtempSync(join(tmpdir(), 'kontrol-smoke-'));
-const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${join(dir, 'k.db')}`,
-    NODE_ENV: 'development',
-    DEMO: '1',
-    SMTP_URL: '',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-let output = '';
-server.stdout.on('data', (chunk) => (output += chunk));
-const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
+/**
+ * One `npm start` on a fresh database, with `env` added: ready, demo login, console served, then
+ * `check(server)` if given, then SIGTERM ends it with exit 0.
+ * @param {string} label
+ * @param {Record<string, string>} env
+ * @param {(server: import('node:child_process').ChildProcess, base: string, fail: (m: string) => never) => Promise<void>} [check]
+ */
+async function smoke(label, env, check) {
+  const dir = mkdtempSync(join(tmpdir(), 'kontrol-smoke-'));
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'k.db')}`,
+      NODE_ENV: 'development',
+      DEMO: '1',
+      SMTP_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
 
-function fail(message) {
-  console.error(`smoke: FAILED — ${message}\n--- server output ---\n${output.slice(-4000)}`);
-  server.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-  process.exit(1);
-}
-
-const deadline = Date.now() + 180_000;
-for (;;) {
-  if (Date.now() > deadline) fail('the server did not become ready within 180 s');
-  try {
-    if ((await fetch(`${base}/readyz`)).ok) break;
-  } catch {
-    // not listening yet
+  /** @param {string} message @returns {never} */
+  function fail(message) {
+    console.error(`smoke (${label}): FAILED — ${message}\n--- server output ---\n${output.slice(-4000)}`);
+    server.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(1);
   }
-  await new Promise((r) => setTimeout(r, 500));
+
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (Date.now() > deadline) fail('the server did not become ready within 180 s');
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+
+  const csrf = await fetch(`${base}/sanctum/csrf-cookie`);
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-xsrf-token': xsrf ?? '' },
+    body: JSON.stringify({ email: 'demo@example.com', password: 'demo1234' }),
+  });
+  if (login.status !== 200) fail(`demo login answered ${login.status}`);
+  if (!output.includes('demo@example.com / demo1234')) fail('the demo login was not printed');
+
+  const page = await fetch(`${base}/auth/login`);
+  const html = await page.text();
+  if (!page.ok || !html.includes('<div id="root">')) fail('the console is not served at /auth/login');
+  const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  if (!asset) fail('index.html names no script under /assets/');
+  const js = await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'br' } });
+  if (!js.headers.get('cache-control')?.includes('immutable'))
+    fail('hashed assets are not cached as immutable');
+  if ((await js.arrayBuffer()).byteLength === 0) fail('the script is empty');
+
+  if (check) await check(server, base, fail);
+
+  server.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
+  rmSync(dir, { recursive: true, force: true });
+  if (code !== 0) fail(`SIGTERM did not end the server cleanly (exit ${code})`);
 }
 
-const csrf = await fetch(`${base}/sanctum/csrf-cookie`);
-const cookies = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
-const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length);
-const login = await fetch(`${base}/api/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-xsrf-token': xsrf ?? '' },
-  body: JSON.stringify({ email: 'demo@example.com', password: 'demo1234' }),
-});
-if (login.status !== 200) fail(`demo login answered ${login.status}`);
-if (!output.includes('demo@example.com / demo1234')) fail('the demo login was not printed');
+/** The pids of the processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid) {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
-const page = await fetch(`${base}/auth/login`);
-const html = await page.text();
-if (!page.ok || !html.includes('<div id="root">')) fail('the console is not served at /auth/login');
-const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
-if (!asset) fail('index.html names no script under /assets/');
-const js = await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'br' } });
-if (!js.headers.get('cache-control')?.includes('immutable'))
-  fail('hashed assets are not cached as immutable');
-if ((await js.arrayBuffer()).byteLength === 0) fail('the script is empty');
-
-server.kill('SIGTERM');
-const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
-rmSync(dir, { recursive: true, force: true });
-if (code !== 0) fail(`SIGTERM did not end the server cleanly (exit ${code})`);
+await smoke('one process', {});
 console.log('smoke: npm start works — ready, demo login, console served, graceful shutdown');
+
+await smoke('API_WORKERS=2', { API_WORKERS: '2' }, async (server, base, fail) => {
+  const workers = childrenOf(/** @type {number} */ (server.pid));
+  if (workers.length !== 2) fail(`expected 2 API processes, found ${workers.length}`);
+  process.kill(workers[0], 'SIGKILL');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const now = childrenOf(/** @type {number} */ (server.pid));
+    if (now.length === 2 && !now.includes(workers[0])) break;
+    if (Date.now() > deadline) fail('a killed API process was not replaced within 30 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  for (let i = 0; i < 20; i += 1) {
+    const res = await fetch(`${base}/readyz`);
+    if (!res.ok) fail(`/readyz answered ${res.status} after a process was replaced`);
+  }
+});
+console.log('smoke: API_WORKERS=2 works — two processes, a killed one replaced, graceful shutdown of all');

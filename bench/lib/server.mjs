@@ -74,10 +74,11 @@ export async function waitForReady(baseURL, { timeoutMs = 60_000, isAlive = () =
  * SQLite database, DEMO=0 and LOG_LEVEL=warn, and waits until /readyz answers. It serves a copy of
  * apps/console/dist taken now (unless CONSOLE_DIST is set), so a console rebuild during the run
  * (which empties dist/ first) cannot turn pages into 404s halfway through.
- * @param {{ env?: Record<string, string> }} [options]
+ * @param {{ env?: Record<string, string>, nodeArgs?: string[] }} [options] `nodeArgs` go before the
+ *   script (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept)
  * @returns {Promise<RunningServer>}
  */
-export async function startServer({ env = {} } = {}) {
+export async function startServer({ env = {}, nodeArgs = [] } = {}) {
   const built = join(ROOT, 'apps/console/dist');
   if (!process.env.CONSOLE_DIST && !existsSync(join(built, 'index.html')))
     throw new Error('apps/console/dist/index.html is missing: build the console first');
@@ -97,7 +98,7 @@ export async function startServer({ env = {} } = {}) {
   const databaseUrl = `sqlite:${join(dir, 'kontrol.db')}`;
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [join(ROOT, 'apps/api/dist/server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'apps/api/dist/server.js')], {
     cwd: ROOT,
     env: {
       ...process.env,

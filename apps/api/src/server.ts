@@ -1,29 +1,90 @@
-import { createDb, migrateToLatest } from '@kontrol/db';
+import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { purgeExpired } from './modules/maintenance.js';
-import { ConfigError, loadConfig } from './plugins/config.js';
+import { ConfigError, loadConfig, type Config } from './plugins/config.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const SHUTDOWN_GRACE_MS = 10_000;
+const WORKER_RESTART_DELAY_MS = 1_000;
 
 /**
  * `npm start`: migrate, seed the demo on an empty database, serve the API and the console, and
  * shut down gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the
- * database).
+ * database). With API_WORKERS above 1 this process prepares the database, then starts that many
+ * API processes sharing the port (node:cluster) and keeps them running.
  */
 async function main() {
   const config = loadConfig();
-  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
-  const { applied } = await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
-  app.log.info({ database: database.safeUrl, applied }, 'database ready');
+  if (config.workers > 1 && cluster.isPrimary) return supervise(config);
+  return serve(config, { prepareDatabase: cluster.isPrimary });
+}
 
+/** Migrations and the demo seed, once, before any API process serves. */
+async function prepareDatabase(config: Config, database: DatabaseHandle, log: pino.Logger) {
+  const { applied } = await migrateToLatest(database.db);
+  log.info({ database: database.safeUrl, applied }, 'database ready');
   if (config.demo && (await seedDemoIfEmpty(database.db))) {
-    app.log.info(
+    log.info(
       `demo organisation created — sign in at ${config.appUrl}/auth/login as ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
     );
   }
+}
+
+/**
+ * The cluster's primary: prepares the database, starts `config.workers` API processes and starts a
+ * new one when one dies. If one fails before it ever listened (a port in use, a bad setting), the
+ * others are stopped and the primary exits with 1 rather than restart it forever. SIGTERM/SIGINT
+ * are passed on; the primary exits when the last worker has.
+ */
+async function supervise(config: Config) {
+  const log = pino({ level: config.logLevel });
+  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  try {
+    await prepareDatabase(config, database, log);
+  } finally {
+    await database.close();
+  }
+  let stopping = false;
+  let exitCode = 0;
+  const stopAll = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  // Workers run this file, whatever started the primary (scripts/start.mjs builds first).
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
+  const listening = new Set<number>();
+  const start = () => {
+    const worker = cluster.fork();
+    worker.once('listening', () => listening.add(worker.id));
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    const everListened = listening.delete(worker.id);
+    if (!stopping && !everListened) {
+      log.fatal(`API process ${worker.process.pid} exited before it listened (code ${code}); stopping`);
+      exitCode = 1;
+      stopAll();
+    } else if (!stopping) {
+      log.error(`API process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
+      setTimeout(start, WORKER_RESTART_DELAY_MS);
+    }
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+  });
+  process.once('SIGTERM', stopAll);
+  process.once('SIGINT', stopAll);
+  for (let i = 0; i < config.workers; i += 1) start();
+  log.info(`Kontrol is starting ${config.workers} API processes at ${config.appUrl}`);
+}
+
+/** One API process: builds the app, listens, runs maintenance, shuts down gracefully. */
+async function serve(config: Config, options: { prepareDatabase: boolean }) {
+  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  if (options.prepareDatabase) await prepareDatabase(config, database, pino({ level: config.logLevel }));
+  const app = await buildApp({ config, database });
+
   app.mail.start();
   const maintenance = setInterval(() => {
     purgeExpired(app).catch((error: unknown) => app.log.warn({ err: error }, 'maintenance failed'));
@@ -67,7 +128,7 @@ async function main() {
     await database.close();
     process.exit(1);
   }
-  app.log.info(`Kontrol is running at ${config.appUrl}`);
+  if (cluster.isPrimary) app.log.info(`Kontrol is running at ${config.appUrl}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,4 @@
 export * from './create-db.js';
 export * from './migrate.js';
+export * from './reusable-query.js';
 export type * from './schema.js';

@@ -28,6 +28,8 @@ export interface Database {
 export interface OrganisationsTable {
   id: Generated<number>;
   name: string;
+  /** Moved by triggers on every change of the organisation's addresses, rooms and devices (migration 0003). */
+  fleet_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }

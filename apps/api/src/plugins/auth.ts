@@ -11,7 +11,7 @@ import {
   markAccessTokenUsed,
 } from '../modules/auth/tokens.repository.js';
 import { loadCurrentUser, type CurrentUser } from '../modules/users/users.repository.js';
-import { readSession, startSession, verifyCsrf } from './session.js';
+import { readSession, readSessionWithUser, startSession, verifyCsrf } from './session.js';
 
 /**
  * What a route needs, declared on every API route as `config: {access}`:
@@ -81,13 +81,11 @@ async function identifyByToken(request: FastifyRequest, reply: FastifyReply, tok
 }
 
 async function identifyBySession(request: FastifyRequest) {
-  const session = await readSession(request);
-  if (!session) return;
-  request.session = session;
-  if (session.user_id === null) return;
-  const user = await loadCurrentUser(request.server.db, session.user_id);
-  if (!user) return;
-  request.user = user;
+  const found = await readSessionWithUser(request);
+  if (!found) return;
+  request.session = found.session;
+  if (!found.user) return;
+  request.user = found.user;
   request.authVia = 'session';
 }
 
@@ -124,7 +122,8 @@ export const authPlugin = fp(
 
     app.addHook('onRequest', async (request, reply) => {
       request.locale = pickLocale(request.headers['accept-language']);
-      const access = request.routeOptions.config.access;
+      const config = request.routeOptions.config; // a getter that builds an object: read once
+      const access = config.access;
       if (!access) return;
 
       const token = bearerToken(request);
@@ -132,7 +131,7 @@ export const authPlugin = fp(
       else await identifyBySession(request);
 
       if (access !== 'public' && !request.user) throw unauthenticated();
-      const csrf = request.routeOptions.config.csrf !== false;
+      const csrf = config.csrf !== false;
       if (csrf && !SAFE_METHODS.has(request.method) && request.authVia !== 'token') verifyCsrf(request);
       if (access !== 'public' && access !== 'user' && !request.user?.moduleSlugs.has(access)) {
         throw forbidden();

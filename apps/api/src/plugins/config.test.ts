@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -26,6 +27,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://db/kontrol' }).uploadsDir).toBe(resolve('data/uploads'));
     expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).uploadsDir).toBe(resolve('data/uploads'));
     expect(loadConfig({ UPLOADS_DIR: '/srv/uploads/' }).uploadsDir).toBe('/srv/uploads');
+  });
+
+  it('runs one API process unless API_WORKERS asks for more, or one per core with auto', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ API_WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ API_WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    expect(() => loadConfig({ API_WORKERS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ API_WORKERS: 'many' })).toThrow(ConfigError);
   });
 
   it('turns the demo off in production unless DEMO says otherwise, and with DEMO=0', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ const envSchema = z.object({
   APP_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/kontrol.db'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
   DEMO: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
@@ -40,6 +42,8 @@ export interface Config {
   appUrl: string;
   databaseUrl: string;
   databasePoolMax: number;
+  /** API processes sharing the port (node:cluster); `auto` in API_WORKERS means one per core. */
+  workers: number;
   /** Create the demo organisation on an empty database. */
   demo: boolean;
   logLevel: string;
@@ -73,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

@@ -16,31 +16,6 @@ export interface Paged<T> {
 }
 
 /**
- * How long this process may reuse a list's total. Counting is the costly half of a page (SQLite
- * walks every matching index entry: about 0.5 ms for 10 000 devices), and a first page is asked
- * for far more often than its total changes. Any state-changing request through this process
- * forgets every total before its answer leaves (see {@link forgetListTotals}); another API process's
- * change shows in this one's totals at most this much later.
- */
-export const LIST_TOTAL_TTL_MS = 2_000;
-const LIST_TOTAL_MAX_ENTRIES = 5_000;
-const listTotals = new WeakMap<object, Map<string, { total: number; at: number }>>();
-
-function totalsOf(owner: object) {
-  let totals = listTotals.get(owner);
-  if (!totals) {
-    totals = new Map<string, { total: number; at: number }>();
-    listTotals.set(owner, totals);
-  }
-  return totals;
-}
-
-/** Called for every state-changing request (app.ts) so that no answer after it uses an old total; `owner` is the database handle. */
-export function forgetListTotals(owner: object): void {
-  listTotals.get(owner)?.clear();
-}
-
-/**
  * Laravel's paginator: one count and one page query. `path` is the request's URL without query,
  * and the links carry only `page` (and `per_page` when not the default), as Laravel's do.
  */
@@ -49,23 +24,12 @@ export async function paginate<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   page: { page: number; per_page: number },
 ): Promise<Paged<O>> {
-  const countQuery = query
+  const counted = await query
     .clearSelect()
     .clearOrderBy()
-    .select(sql<number>`count(*)`.as('total'));
-  const compiled = countQuery.compile();
-  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
-  const totals = totalsOf(request.server.db);
-  const known = totals.get(key);
-  let total: number;
-  if (known && Date.now() - known.at < LIST_TOTAL_TTL_MS) {
-    total = known.total;
-  } else {
-    const counted = await countQuery.executeTakeFirstOrThrow();
-    total = Number((counted as { total: number | string }).total);
-    if (totals.size >= LIST_TOTAL_MAX_ENTRIES) totals.clear();
-    totals.set(key, { total, at: Date.now() });
-  }
+    .select(sql<number>`count(*)`.as('total'))
+    .executeTakeFirstOrThrow();
+  const total = Number((counted as { total: number | string }).total);
   const perPage = page.per_page;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const offset = (page.page - 1) * perPage;

@@ -53,11 +53,12 @@ export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record
 export const securityPlugin = fp(
   async (app: FastifyInstance) => {
     const headers = securityHeaders();
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       reply.headers(headers);
       if (request.protocol === 'https') {
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
       }
+      done();
     });
     await app.register(compress, {
       encodings: ['br', 'gzip'],

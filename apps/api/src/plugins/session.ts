@@ -4,11 +4,12 @@ import { csrfMismatch } from '../lib/http-errors.js';
 import { minutesFromNow, nowIso } from '../lib/time.js';
 import {
   deleteSession,
-  findLiveSession,
+  findLiveSessionWithUser,
   insertSession,
   touchSession,
   type SessionRow,
 } from '../modules/auth/sessions.repository.js';
+import type { CurrentUser } from '../modules/users/users.repository.js';
 
 /**
  * Laravel-Sanctum-compatible SPA sessions: an HttpOnly session cookie, and a readable
@@ -37,17 +38,28 @@ function lifetimeMinutes(request: FastifyRequest, remember: boolean) {
 
 /** The live session named by the request's cookie, kept alive by its activity. */
 export async function readSession(request: FastifyRequest): Promise<SessionRow | undefined> {
+  return (await readSessionWithUser(request))?.session;
+}
+
+/**
+ * The live session named by the request's cookie with its active user (one query), kept alive by
+ * its activity.
+ */
+export async function readSessionWithUser(
+  request: FastifyRequest,
+): Promise<{ session: SessionRow; user: CurrentUser | undefined } | undefined> {
   const cookie = request.cookies[SESSION_COOKIE];
   if (!cookie || cookie.length > 128) return undefined;
   const db = request.server.db;
-  const session = await findLiveSession(db, sha256(cookie), nowIso());
-  if (!session) return undefined;
+  const found = await findLiveSessionWithUser(db, sha256(cookie), nowIso());
+  if (!found) return undefined;
+  const { session } = found;
   if (Date.now() - Date.parse(session.last_activity_at) > TOUCH_INTERVAL_MS) {
     const expires = minutesFromNow(lifetimeMinutes(request, session.remember === 1));
     await touchSession(db, session.id, nowIso(), expires);
     session.expires_at = expires;
   }
-  return session;
+  return found;
 }
 
 /**

@@ -1,6 +1,39 @@
+import type { AclModule, ModuleSlug } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../lib/time.js';
+
+const catalogues = new WeakMap<Kysely<Database>, Promise<ReadonlyMap<number, AclModule>>>();
+
+/**
+ * The client-system modules by id, read once per database handle: the module list is the
+ * system's own (migrations write it, nothing at run time changes it), so every request can name
+ * its user's modules from their ids alone.
+ */
+export function clientModuleCatalogue(db: Kysely<Database>): Promise<ReadonlyMap<number, AclModule>> {
+  let catalogue = catalogues.get(db);
+  if (!catalogue) {
+    catalogue = clientModulesQuery(db)
+      .execute()
+      .then(
+        (rows) =>
+          new Map(
+            rows.map((m) => [
+              m.id,
+              {
+                id: m.id,
+                slug: m.slug as ModuleSlug,
+                name: m.name,
+                is_client_system: m.is_client_system === 1,
+              },
+            ]),
+          ),
+      );
+    catalogue.catch(() => catalogues.delete(db));
+    catalogues.set(db, catalogue);
+  }
+  return catalogue;
+}
 
 export function clientModulesQuery(db: Kysely<Database>) {
   return db

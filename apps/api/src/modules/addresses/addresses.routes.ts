@@ -59,15 +59,17 @@ export async function addressesRoutes(fastify: FastifyInstance) {
       querystring: placesListQuerySchema,
       response: { 200: listResponse },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
-      const { page, per_page: perPage, filters } = request.query;
-      const query = applyFilters(addressesQuery(app.db, organisationId), filters, addressFilters)
-        .orderBy('addresses.name')
-        .orderBy('addresses.id');
-      if (page === undefined) return { data: (await query.execute()).map(toAddress) };
-      const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
-      return { ...paged, data: paged.data.map(toAddress) };
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      return app.fleetAnswers.send(request, reply, user, async () => {
+        const { page, per_page: perPage, filters } = request.query;
+        const query = applyFilters(addressesQuery(app.db, user.organisationId), filters, addressFilters)
+          .orderBy('addresses.name')
+          .orderBy('addresses.id');
+        if (page === undefined) return { data: (await query.execute()).map(toAddress) };
+        const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
+        return { ...paged, data: paged.data.map(toAddress) };
+      });
     },
   });
 

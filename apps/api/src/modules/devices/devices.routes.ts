@@ -49,13 +49,15 @@ export async function devicesRoutes(fastify: FastifyInstance) {
       querystring: devicesListQuerySchema,
       response: { 200: listResponse },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
-      const { page, per_page: perPage, ...params } = request.query;
-      const query = devicesListQuery(app.db, organisationId, params);
-      if (page === undefined) return { data: (await query.execute()).map(toDevice) };
-      const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
-      return { ...paged, data: paged.data.map(toDevice) };
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      return app.fleetAnswers.send(request, reply, user, async () => {
+        const { page, per_page: perPage, ...params } = request.query;
+        const query = devicesListQuery(app.db, user.organisationId, params);
+        if (page === undefined) return { data: (await query.execute()).map(toDevice) };
+        const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
+        return { ...paged, data: paged.data.map(toDevice) };
+      });
     },
   });
 

@@ -48,15 +48,17 @@ export async function roomsRoutes(fastify: FastifyInstance) {
       querystring: placesListQuerySchema,
       response: { 200: listResponse },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
-      const { page, per_page: perPage, filters } = request.query;
-      const query = applyFilters(roomsQuery(app.db, organisationId), filters, roomFilters)
-        .orderBy('rooms.name')
-        .orderBy('rooms.id');
-      if (page === undefined) return { data: (await query.execute()).map(toRoom) };
-      const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
-      return { ...paged, data: paged.data.map(toRoom) };
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      return app.fleetAnswers.send(request, reply, user, async () => {
+        const { page, per_page: perPage, filters } = request.query;
+        const query = applyFilters(roomsQuery(app.db, user.organisationId), filters, roomFilters)
+          .orderBy('rooms.name')
+          .orderBy('rooms.id');
+        if (page === undefined) return { data: (await query.execute()).map(toRoom) };
+        const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
+        return { ...paged, data: paged.data.map(toRoom) };
+      });
     },
   });
 

@@ -1,6 +1,7 @@
 import type { AclModule, Locale, ModuleSlug } from '@kontrol/contracts';
-import type { Database, UsersTable } from '@kontrol/db';
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { dialectOf, type Database, type UsersTable } from '@kontrol/db';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import { clientModuleCatalogue } from '../acl/acl.repository.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -9,6 +10,11 @@ export interface CurrentUser {
   id: number;
   organisationId: number;
   organisationName: string;
+  /**
+   * The organisation's `fleet_version` when this request began (moved by the database on every
+   * change of its addresses, rooms and devices): answers built from the fleet are reused while it holds.
+   */
+  fleetVersion: number;
   name: string;
   email: string;
   role: 'regular' | 'admin';
@@ -47,6 +53,40 @@ export async function emailTaken(db: Kysely<Database>, email: string, exceptUser
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/**
+ * The ids of the client-system modules the user's access role holds, as one comma-separated text
+ * (null without a role): a scalar subquery, so the user and their modules are one statement.
+ * `users.acl_role_id` must be in scope.
+ */
+export function roleModuleIds(db: Kysely<Database>) {
+  const ids = sql.ref('acl_role_modules.acl_module_id');
+  const aggregate =
+    dialectOf(db) === 'sqlite'
+      ? sql<string>`group_concat(${ids}, ',')`
+      : sql<string>`string_agg(${ids}::text, ',')`;
+  return db
+    .selectFrom('acl_role_modules')
+    .select(aggregate.as('ids'))
+    .where('acl_role_modules.acl_role_id', '=', sql.ref<number>('users.acl_role_id'))
+    .$asScalar();
+}
+
+/** What {@link toCurrentUser} reads: the user's row with organisation, access role and module ids. */
+export interface CurrentUserRow {
+  id: number;
+  organisation_id: number;
+  organisation_name: string;
+  fleet_version: number;
+  name: string;
+  email: string;
+  role: 'regular' | 'admin';
+  locale: Locale;
+  email_verified_at: string | null;
+  acl_role_id: number | null;
+  acl_role_name: string | null;
+  module_ids: string | null;
+}
+
 /** The active (not disabled) user with organisation, access role and the role's client modules. */
 export async function loadCurrentUser(
   db: Kysely<Database>,
@@ -64,6 +104,7 @@ export async function loadCurrentUser(
       'users.id',
       'users.organisation_id',
       'organisations.name as organisation_name',
+      'organisations.fleet_version',
       'users.name',
       'users.email',
       'users.role',
@@ -71,44 +112,60 @@ export async function loadCurrentUser(
       'users.email_verified_at',
       'users.acl_role_id',
       'acl_roles.name as acl_role_name',
+      roleModuleIds(db).as('module_ids'),
     ])
     .where('users.id', '=', userId)
     .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row ? toCurrentUser(row, await clientModuleCatalogue(db)) : undefined;
+}
 
-  const modules =
-    row.acl_role_name === null || row.acl_role_id === null
-      ? []
-      : await db
-          .selectFrom('acl_role_modules')
-          .innerJoin('acl_modules', 'acl_modules.id', 'acl_role_modules.acl_module_id')
-          .select(['acl_modules.id', 'acl_modules.slug', 'acl_modules.name', 'acl_modules.is_client_system'])
-          .where('acl_role_modules.acl_role_id', '=', row.acl_role_id)
-          .where('acl_modules.is_client_system', '=', 1)
-          .orderBy('acl_modules.id')
-          .execute();
-  const aclModules = modules.map((m) => ({
-    id: m.id,
-    slug: m.slug as ModuleSlug,
-    name: m.name,
-    is_client_system: m.is_client_system === 1,
-  }));
+const modulesByIds = new WeakMap<
+  ReadonlyMap<number, AclModule>,
+  Map<string, { modules: AclModule[]; slugs: ReadonlySet<ModuleSlug> }>
+>();
+
+/** The modules named by `ids` ("3,1,7"), sorted by id; the same frozen lists for the same ids. */
+function modulesOf(ids: string, catalogue: ReadonlyMap<number, AclModule>) {
+  let known = modulesByIds.get(catalogue);
+  if (!known) {
+    known = new Map();
+    modulesByIds.set(catalogue, known);
+  }
+  let found = known.get(ids);
+  if (!found) {
+    const modules = ids
+      .split(',')
+      .map((id) => catalogue.get(Number(id)))
+      .filter((m): m is AclModule => m !== undefined)
+      .sort((a, b) => a.id - b.id)
+      .map((m) => Object.freeze({ ...m }));
+    found = { modules: Object.freeze(modules) as AclModule[], slugs: new Set(modules.map((m) => m.slug)) };
+    if (known.size > 1000) known.clear();
+    known.set(ids, found);
+  }
+  return found;
+}
+
+const NO_MODULES = { modules: Object.freeze([]) as unknown as AclModule[], slugs: new Set<ModuleSlug>() };
+
+/** A {@link CurrentUserRow} as the request sees it; modules of a role from another organisation never count. */
+export function toCurrentUser(row: CurrentUserRow, catalogue: ReadonlyMap<number, AclModule>): CurrentUser {
+  const hasRole = row.acl_role_id !== null && row.acl_role_name !== null;
+  const granted = hasRole && row.module_ids ? modulesOf(row.module_ids, catalogue) : NO_MODULES;
   return {
     id: row.id,
     organisationId: row.organisation_id,
     organisationName: row.organisation_name,
+    fleetVersion: Number(row.fleet_version),
     name: row.name,
     email: row.email,
     role: row.role,
     isAdmin: row.role === 'admin',
     locale: row.locale,
     emailVerifiedAt: row.email_verified_at,
-    aclRole:
-      row.acl_role_id !== null && row.acl_role_name !== null
-        ? { id: row.acl_role_id, name: row.acl_role_name }
-        : null,
-    modules: aclModules,
-    moduleSlugs: new Set(aclModules.map((m) => m.slug)),
+    aclRole: hasRole ? { id: row.acl_role_id as number, name: row.acl_role_name as string } : null,
+    modules: granted.modules,
+    moduleSlugs: granted.slugs,
   };
 }

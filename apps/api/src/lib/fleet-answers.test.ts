@@ -1,0 +1,191 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { buildAddress, buildDevice, buildOrganisation, buildRoom } from '../test/builders.js';
+import { TestClient } from '../test/http-client.js';
+import { useTestApp } from '../test/test-app.js';
+import type { CurrentUser } from '../modules/users/users.repository.js';
+import { FleetAnswers } from './fleet-answers.js';
+
+const t = useTestApp();
+
+async function fleetVersion(organisationId: number) {
+  const row = await t.db
+    .selectFrom('organisations')
+    .select('fleet_version')
+    .where('id', '=', organisationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.fleet_version);
+}
+
+describe('organisations.fleet_version (database triggers)', () => {
+  it('moves on every insert, update and delete of addresses, rooms and devices, and only its own', async () => {
+    const org = await buildOrganisation(t.db);
+    const other = await buildOrganisation(t.db);
+    const otherBefore = await fleetVersion(other.organisationId);
+    const steps: [string, () => Promise<unknown>][] = [];
+    let addressId = 0;
+    let roomId = 0;
+    let deviceId = 0;
+    steps.push([
+      'address insert',
+      async () => (addressId = (await buildAddress(t.db, org.organisationId)).id),
+    ]);
+    steps.push([
+      'room insert',
+      async () => (roomId = (await buildRoom(t.db, org.organisationId, { addressId })).id),
+    ]);
+    steps.push([
+      'device insert',
+      async () => (deviceId = (await buildDevice(t.db, org.organisationId, { room_id: roomId })).id),
+    ]);
+    steps.push([
+      'address update',
+      () => t.db.updateTable('addresses').set({ city: 'Kazan' }).where('id', '=', addressId).execute(),
+    ]);
+    steps.push([
+      'room update',
+      () => t.db.updateTable('rooms').set({ name: 'Hall' }).where('id', '=', roomId).execute(),
+    ]);
+    steps.push([
+      'device update',
+      () => t.db.updateTable('devices').set({ notes: 'x' }).where('id', '=', deviceId).execute(),
+    ]);
+    steps.push(['device delete', () => t.db.deleteFrom('devices').where('id', '=', deviceId).execute()]);
+    steps.push(['room delete', () => t.db.deleteFrom('rooms').where('id', '=', roomId).execute()]);
+    steps.push(['address delete', () => t.db.deleteFrom('addresses').where('id', '=', addressId).execute()]);
+    for (const [name, step] of steps) {
+      const before = await fleetVersion(org.organisationId);
+      await step();
+      expect(await fleetVersion(org.organisationId), name).toBeGreaterThan(before);
+    }
+    expect(await fleetVersion(other.organisationId)).toBe(otherBefore);
+  });
+});
+
+describe('fleet lists answered from kept bytes', () => {
+  async function signedIn() {
+    const org = await buildOrganisation(t.db);
+    const client = new TestClient(t.app);
+    await client.login(org.admin.email, org.admin.password);
+    return { org, client };
+  }
+  const names = async (client: TestClient, url: string) =>
+    (await client.get(url)).json<{ data: { name: string }[] }>().data.map((row) => row.name);
+
+  it('shows every change in the very next answer, whoever made it', async () => {
+    const { org, client } = await signedIn();
+    const room = await buildRoom(t.db, org.organisationId, { name: 'Kitchen' });
+    const device = await buildDevice(t.db, org.organisationId, { name: 'Oven', room_id: room.id });
+    for (const url of ['/api/devices/', '/api/devices/?page=1']) {
+      expect(await names(client, url)).toEqual(['Oven']);
+      expect(await names(client, url)).toEqual(['Oven']);
+    }
+    expect(await names(client, '/api/rooms/')).toEqual(['Kitchen']);
+
+    // Written past the API, as another process or the operator CLI would.
+    await t.db.updateTable('devices').set({ name: 'Oven 2' }).where('id', '=', device.id).execute();
+    expect(await names(client, '/api/devices/')).toEqual(['Oven 2']);
+    expect(await names(client, '/api/devices/?page=1')).toEqual(['Oven 2']);
+
+    // A room moved to another address changes the devices' address_id.
+    const address = await buildAddress(t.db, org.organisationId);
+    await t.db.updateTable('rooms').set({ address_id: address.id }).where('id', '=', room.id).execute();
+    const moved = (await client.get('/api/devices/')).json<{ data: { address_id: number }[] }>().data;
+    expect(moved.map((row) => row.address_id)).toEqual([address.id]);
+
+    // And through the API itself.
+    expect((await client.delete(`/api/devices/${device.id}`)).statusCode).toBe(204);
+    expect(await names(client, '/api/devices/')).toEqual([]);
+  });
+
+  it("never answers one organisation with another's list, at the same address", async () => {
+    const first = await signedIn();
+    const second = await signedIn();
+    await buildDevice(t.db, first.org.organisationId, { name: 'First oven' });
+    await buildDevice(t.db, second.org.organisationId, { name: 'Second oven' });
+    expect(await names(first.client, '/api/devices/')).toEqual(['First oven']);
+    expect(await names(second.client, '/api/devices/')).toEqual(['Second oven']);
+    expect(await names(first.client, '/api/devices/')).toEqual(['First oven']);
+  });
+
+  it('sends the same JSON as brotli, gzip or plain, as the client accepts', async () => {
+    const { org, client } = await signedIn();
+    for (let i = 0; i < 20; i += 1) await buildDevice(t.db, org.organisationId, { name: `Oven ${i}` });
+    const plain = await client.get('/api/devices/', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    const br = await client.get('/api/devices/', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await client.get('/api/devices/', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(plain.json<{ data: unknown[] }>().data).toHaveLength(20);
+  });
+});
+
+describe('FleetAnswers', () => {
+  const user = (organisationId: number, fleetVersion: number) =>
+    ({ organisationId, fleetVersion }) as CurrentUser;
+
+  /** A bare Fastify whose one route answers through `answers`, counting the builds. */
+  async function harness(answers: FleetAnswers) {
+    const app = Fastify();
+    let builds = 0;
+    app.get('/list', async (request, reply) => {
+      const { org, version, size } = request.query as { org: string; version: string; size?: string };
+      return answers.send(request, reply, user(Number(org), Number(version)), async () => {
+        builds += 1;
+        return { data: 'x'.repeat(Number(size ?? 10)), build: builds };
+      });
+    });
+    await app.ready();
+    const get = async (org: number, version: number, size = 10) =>
+      (await app.inject({ url: `/list?org=${org}&version=${version}&size=${size}` })).json<{
+        build: number;
+      }>().build;
+    return { get, builds: () => builds, close: () => app.close() };
+  }
+
+  it('builds once per version, answers an older version fresh without keeping it, and forgets old versions', async () => {
+    const answers = new FleetAnswers();
+    const h = await harness(answers);
+    try {
+      expect(await h.get(1, 5)).toBe(1);
+      expect(await h.get(1, 5)).toBe(1);
+      // A request that read version 4 began before a change this process has already seen.
+      expect(await h.get(1, 4)).toBe(2);
+      expect(await h.get(1, 5)).toBe(1);
+      expect(await h.get(1, 6)).toBe(3);
+      expect(await h.get(1, 6)).toBe(3);
+      expect(answers.size).toBeLessThan(200); // version 5's answer is gone
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('keeps at most its byte budget, dropping the least recently used first', async () => {
+    const answers = new FleetAnswers(1000);
+    const h = await harness(answers);
+    try {
+      // Answers of about 220 bytes each: four fit in 1000.
+      expect(await h.get(1, 1, 200)).toBe(1);
+      expect(await h.get(2, 1, 200)).toBe(2);
+      expect(await h.get(1, 1, 200)).toBe(1); // 1 is now more recently used than 2
+      expect(await h.get(3, 1, 200)).toBe(3);
+      expect(await h.get(4, 1, 200)).toBe(4);
+      expect(await h.get(5, 1, 200)).toBe(5); // over 1000 bytes: 2 goes
+      expect(answers.size).toBeLessThanOrEqual(1000);
+      expect(await h.get(1, 1, 200)).toBe(1);
+      expect(await h.get(3, 1, 200)).toBe(3);
+      expect(await h.get(2, 1, 200)).toBe(6);
+      // An answer larger than a quarter of the budget is sent but never kept.
+      expect(await h.get(6, 1, 300)).toBe(7);
+      expect(await h.get(6, 1, 300)).toBe(8);
+    } finally {
+      await h.close();
+    }
+  });
+});

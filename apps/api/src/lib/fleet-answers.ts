@@ -1,0 +1,120 @@
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CurrentUser } from '../modules/users/users.repository.js';
+
+type Encoding = 'br' | 'gzip';
+const ENCODINGS: Encoding[] = ['br', 'gzip'];
+/** Smaller answers go out as they are (as @fastify/compress does, plugins/security.ts). */
+const COMPRESS_THRESHOLD_BYTES = 1024;
+/** What this process keeps at most, over every organisation. */
+export const FLEET_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
+
+interface Entry {
+  json: Buffer;
+  encoded: Partial<Record<Encoding, Buffer>>;
+  bytes: number;
+  /** In {@link FleetAnswers.entries}, and so counted in its bytes. */
+  kept: boolean;
+}
+
+/**
+ * Answers built from an organisation's fleet (the lists of its addresses, rooms and devices),
+ * kept as the bytes that went out, for as long as the organisation's `fleet_version` has not moved.
+ * The database moves that counter itself on every change of those tables (migration 0003), and the
+ * request reads it in the same statement as its session (`CurrentUser.fleetVersion`), so an answer
+ * is reused only when nothing it was built from has changed — in this process or any other — and
+ * a change shows in the very next request. Keys hold the organisation, the version and the whole
+ * URL with host and protocol (the paged links carry them); the route's module check comes first.
+ *
+ * A request that read an older version than one already seen (it began before a commit another
+ * request saw) is answered fresh and not kept. Compressed forms are made once per entry, on first
+ * demand. Least recently used entries go first beyond {@link FLEET_ANSWERS_MAX_BYTES}.
+ */
+export class FleetAnswers {
+  private readonly entries = new Map<string, Entry>();
+  private readonly versions = new Map<number, number>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = FLEET_ANSWERS_MAX_BYTES) {}
+
+  /** Sends the kept answer for this request, or builds it with `build`, serialises it with the route's schema and keeps it. */
+  async send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: CurrentUser,
+    build: () => Promise<unknown>,
+  ): Promise<FastifyReply> {
+    const { organisationId, fleetVersion } = user;
+    const known = this.versions.get(organisationId);
+    if (known !== undefined && fleetVersion < known) {
+      return reply.send(await build());
+    }
+    if (known !== undefined && fleetVersion > known) this.forget(organisationId);
+    this.versions.set(organisationId, fleetVersion);
+
+    const key = `${organisationId}\u0000${fleetVersion}\u0000${request.protocol}://${request.host}${request.url}`;
+    let entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key); // most recently used last
+      this.entries.set(key, entry);
+    } else {
+      const json = Buffer.from(reply.serialize(await build()) as string);
+      entry = { json, encoded: {}, bytes: json.length, kept: false };
+      this.remember(key, entry);
+    }
+    return this.reply(request, reply, entry);
+  }
+
+  /** How many bytes are kept now (for tests and metrics). */
+  get size() {
+    return this.bytes;
+  }
+
+  private reply(request: FastifyRequest, reply: FastifyReply, entry: Entry) {
+    reply.type('application/json; charset=utf-8');
+    reply.header('vary', 'accept-encoding');
+    const accepted = request.headers['accept-encoding'];
+    const encoding =
+      entry.json.length >= COMPRESS_THRESHOLD_BYTES && typeof accepted === 'string'
+        ? negotiate(accepted, ENCODINGS)
+        : null;
+    if (!encoding) return reply.send(entry.json);
+    let body = entry.encoded[encoding];
+    if (!body) {
+      body =
+        encoding === 'br'
+          ? brotliCompressSync(entry.json, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } })
+          : gzipSync(entry.json);
+      entry.encoded[encoding] = body;
+      entry.bytes += body.length;
+      if (entry.kept) this.bytes += body.length;
+    }
+    reply.header('content-encoding', encoding);
+    return reply.send(body);
+  }
+
+  private remember(key: string, entry: Entry) {
+    if (entry.bytes > this.maxBytes / 4) return; // one answer never takes the whole room
+    this.entries.set(key, entry);
+    entry.kept = true;
+    this.bytes += entry.bytes;
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(oldest, old);
+    }
+  }
+
+  private drop(key: string, entry: Entry) {
+    this.entries.delete(key);
+    entry.kept = false;
+    this.bytes -= entry.bytes;
+  }
+
+  private forget(organisationId: number) {
+    const prefix = `${organisationId}\u0000`;
+    for (const [key, entry] of this.entries) {
+      if (key.startsWith(prefix)) this.drop(key, entry);
+    }
+  }
+}
