@@ -9,6 +9,7 @@
 //      have been painted (a MutationObserver on the table, then the next animation frame).
 //      Target: under 100 ms.
 // BENCH_DEVICES (default 10000), BENCH_RUNS (default 5). BENCH_NO_DOCS=1: leave docs alone.
+// BENCH_WATERFALL=1 prints every run's requests (start–end) to see where the entry time goes.
 // E2E_SKIP_BUILD=1: measure the built files as they are.
 /* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
 import { chromium } from 'playwright-core';
@@ -96,7 +97,13 @@ async function entry(browser, baseURL, cookies) {
     const devices = performance
       .getEntriesByType('resource')
       .find((entry) => new URL(entry.name).pathname === '/api/devices/');
+    const waterfall = performance
+      .getEntriesByType('resource')
+      .map((e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${new URL(e.name).pathname}`);
     return {
+      waterfall,
+      firstRow: window.__bench.firstRow,
+      domContentLoaded: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd,
       painted: window.__bench.painted,
       devicesResponseEnd: devices?.responseEnd ?? Number.NaN,
       devicesBytes: devices?.encodedBodySize ?? Number.NaN,
@@ -160,6 +167,11 @@ try {
     entries.push(result.figures);
     console.log(
       `entry ${run + 1}: first row painted at ${ms(result.figures.painted)} (devices list done at ${ms(result.figures.devicesResponseEnd)})`,
+    );
+    if (process.env.BENCH_WATERFALL === '1')
+      console.log(
+        `  DOMContentLoaded ${ms(result.figures.domContentLoaded)}, first row in the DOM ${ms(result.figures.firstRow)}\n  ` +
+          result.figures.waterfall.join('\n  '),
     );
     if (last) await last.context.close();
     last = result;

@@ -37,9 +37,18 @@ const manifest = {
     isDynamicEntry: true,
     imports: ['index.html'],
   },
+  'src/early/early-requests.ts': {
+    file: 'assets/early-requests-i9.js',
+    src: 'src/early/early-requests.ts',
+    isEntry: true,
+    imports: ['_lists-j1.js'],
+  },
+  '_lists-j1.js': { file: 'assets/lists-j1.js' },
 };
 const INDEX =
-  '<!doctype html><html><head><title>Kontrol</title></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html><head><title>Kontrol</title>' +
+  '<script type="module" crossorigin src="/assets/index-a1.js"></script></head>' +
+  '<body><div id="root"></div></body></html>';
 mkdirSync(join(dist, '.vite'));
 mkdirSync(join(dist, 'assets'));
 writeFileSync(join(dist, 'index.html'), INDEX);
@@ -83,8 +92,15 @@ describe('console pages', () => {
     expect(response.body).toContain(
       '<link rel="preload" as="style" crossorigin href="/assets/account-layout-f6.css">',
     );
-    // What the first bundle loads anyway is not listed again.
+    // The early reference requests run first, before the console's own script.
+    const early = response.body.indexOf(
+      '<script type="module" async crossorigin src="/assets/early-requests-i9.js"></script>',
+    );
+    expect(early).toBeGreaterThan(-1);
+    expect(early).toBeLessThan(response.body.indexOf('src="/assets/index-a1.js"'));
+    // What the first bundle and the early requests load anyway is not listed again.
     expect(response.body).not.toContain('href="/assets/Box-b2.js"');
+    expect(response.body).not.toContain('href="/assets/lists-j1.js"');
     expect(response.body).not.toContain('href="/assets/index-c3.css"');
   });
 
@@ -93,7 +109,7 @@ describe('console pages', () => {
     const block = /id="kontrol-user">(.*?)<\/script>/s.exec(response.body)?.[1] ?? '';
     expect(block).not.toMatch(/[<>&\u2028]/);
     expect(block).toContain('\\u003c/script\\u003e\\u003c!--');
-    expect(response.body.match(/<\/script>/g)).toHaveLength(1);
+    expect(response.body.match(/<\/script>/g)).toHaveLength(3); // early, console, user
     expect(response.body).toContain('href="/assets/no-access-page-h8.js"');
     expect(inlined(response.body)).toMatchObject({ organisation: { name: orgName } });
   });

@@ -12,6 +12,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const INLINE_USER_ID = 'kontrol-user';
 /** The account frame's module in the console's build manifest. */
 const ACCOUNT_FRAME_SOURCE = 'src/app/layout/account-layout.tsx';
+/** The console's entry, and the entry of its early reference requests (apps/console src/early). */
+const CONSOLE_ENTRY = 'index.html';
+const EARLY_REQUESTS_ENTRY = 'src/early/early-requests.ts';
 
 /** One chunk of Vite's build manifest (`dist/.vite/manifest.json`, `build.manifest: true`). */
 interface ManifestChunk {
@@ -57,14 +60,14 @@ function readManifest(root: string): Manifest | undefined {
  */
 export function accountPreloads(manifest: Manifest, pathname: string): string {
   const keys = Object.keys(manifest);
-  const entry = keys.find((key) => manifest[key]?.isEntry);
   const loaded = new Set<string>();
   const visit = (key: string, into: Set<string>) => {
     if (into.has(key) || !manifest[key]) return;
     into.add(key);
     for (const imported of manifest[key].imports ?? []) visit(imported, into);
   };
-  if (entry) visit(entry, loaded);
+  visit(CONSOLE_ENTRY, loaded);
+  visit(EARLY_REQUESTS_ENTRY, loaded);
 
   const wanted = [keys.find((key) => manifest[key]?.src === ACCOUNT_FRAME_SOURCE)];
   const segments = pathname.split('/').filter(Boolean);
@@ -91,6 +94,21 @@ export function accountPreloads(manifest: Manifest, pathname: string): string {
   return [...new Set([...scripts, ...styles])].join('');
 }
 
+/**
+ * `index.html` with the early reference requests (apps/console src/early) as an async module
+ * script placed before the console's own, so it runs first and the lists the signed-in user may
+ * read are already on their way while the browser evaluates the console. Unchanged without that
+ * entry.
+ */
+export function withEarlyRequests(html: string, manifest: Manifest | undefined): string {
+  const early = manifest?.[EARLY_REQUESTS_ENTRY]?.file;
+  const firstModule = html.indexOf('<script type="module"');
+  if (!early || firstModule === -1) return html;
+  // `async`: a module script that runs as soon as it has loaded, without waiting for the page's
+  // stylesheets or the end of parsing as the console's own script does.
+  return `${html.slice(0, firstModule)}<script type="module" async crossorigin src="/${early}"></script>${html.slice(firstModule)}`;
+}
+
 function isAccountPath(path: string): boolean {
   return path === '/account' || path.startsWith('/account/');
 }
@@ -104,7 +122,8 @@ function isAccountPath(path: string): boolean {
  * as a JSON data block (`<script type="application/json" id="kontrol-user">`, never executed, so
  * the CSP stays as it is) and preload links for the account frame and the page, so the console
  * shows the page without first asking `GET /api/users/auth` and then for the frame's script.
- * That answer is personal: `Cache-Control: no-store`, `Vary: Cookie`.
+ * It also runs the early reference requests first ({@link withEarlyRequests}). That answer is
+ * personal: `Cache-Control: no-store`, `Vary: Cookie`.
  */
 export const consolePlugin = fp(
   async (app: FastifyInstance, options: { root: string }) => {
@@ -113,6 +132,7 @@ export const consolePlugin = fp(
     // Read once: both change only with a new build, which means a new deployment.
     const indexHtml = built ? readFileSync(indexFile, 'utf8') : '';
     const manifest = built ? readManifest(options.root) : undefined;
+    const accountHtml = withEarlyRequests(indexHtml, manifest);
     if (built) {
       await app.register(fastifyStatic, {
         root: options.root,
@@ -141,7 +161,7 @@ export const consolePlugin = fp(
       return reply
         .header('cache-control', 'no-store')
         .type('text/html; charset=utf-8')
-        .send(indexHtml.replace('</head>', () => `${head}</head>`)); // a function: no `$&` patterns
+        .send(accountHtml.replace('</head>', () => `${head}</head>`)); // a function: no `$&` patterns
     };
 
     app.setNotFoundHandler((request, reply) => {

@@ -3,6 +3,7 @@ import { modulePaths, paths, pathsWithoutModule } from '../../config/paths';
 import { queryClient } from '../../lib/query-client';
 import { getAuthUser } from './api/get-auth-user';
 import { isRememberedAsSignedIn, rememberGuest } from './guest-flag';
+import { INLINE_USER_ELEMENT_ID } from '../../early/early-keys';
 
 /** The signed-in user lives in the query cache under this key; absent means nobody is signed in. */
 export const authUserKey = ['auth-user'] as const;
@@ -11,7 +12,7 @@ export const authUserKey = ['auth-user'] as const;
  * The element in which the server inlines the signed-in user when it answers an account page to a
  * live session (apps/api plugins/console.ts): a JSON data block, never executed.
  */
-export const INLINE_USER_ID = 'kontrol-user';
+export const INLINE_USER_ID = INLINE_USER_ELEMENT_ID;
 
 /**
  * The user the server inlined into this page, taken once: the element is removed as it is read,

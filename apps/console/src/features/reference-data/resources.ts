@@ -1,5 +1,7 @@
 import type { ModuleSlug } from '@kontrol/contracts';
+import { takeEarlyResponse } from '../../early/early-keys';
 import { apiClient } from '../../lib/api-client';
+import { REFERENCE_LISTS, type ReferenceListName } from './lists';
 
 /** The loading flags of SPEC §4, one per resource. */
 export type LoadingFlag =
@@ -28,8 +30,26 @@ export interface ReferenceResource {
   load: (signal: AbortSignal) => Promise<unknown>;
 }
 
-const getList = (url: string) => async (signal: AbortSignal) =>
-  (await apiClient.get<{ data: unknown }>(url, { signal })).data.data;
+/** Answers after which the API client must see the request itself: it signs the user out (SPEC §4). */
+const SESSION_ENDED = new Set([401, 419]);
+
+/**
+ * The body of `GET /api{url}`: the early request's answer when the page started one (src/early),
+ * else the API client's. An early answer that failed counts as this load failing (SPEC §8: logged,
+ * nothing shown), except a lost session or a request that never got an answer, which the client
+ * asks again so that its own handling applies.
+ */
+async function getBody<T>(url: string, signal: AbortSignal): Promise<T> {
+  const early = await takeEarlyResponse(url);
+  if (early?.ok) return early.body as T;
+  if (early?.status !== undefined && !SESSION_ENDED.has(early.status)) {
+    throw new Error(`GET /api${url} answered ${early.status}`);
+  }
+  return (await apiClient.get<T>(url, { signal })).data;
+}
+
+const getList = (name: ReferenceListName) => async (signal: AbortSignal) =>
+  (await getBody<{ data: unknown }>(REFERENCE_LISTS[name].url, signal)).data;
 
 /**
  * The reference data every account page may need, as SPEC §1 lists it. List responses are read
@@ -39,60 +59,67 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'deviceTypes',
     flag: 'deviceTypes',
-    module: 'devices',
+    module: REFERENCE_LISTS.deviceTypes.module,
     gates: true,
     cached: false,
     load: async (signal) =>
-      (await apiClient.get<{ data: { data: unknown } }>('/devices/types/', { signal })).data.data.data,
+      (await getBody<{ data: { data: unknown } }>(REFERENCE_LISTS.deviceTypes.url, signal)).data.data,
   },
   {
     name: 'devices',
     flag: 'devices',
-    module: 'devices',
+    module: REFERENCE_LISTS.devices.module,
     gates: true,
     cached: false,
-    load: getList('/devices/'),
+    load: getList('devices'),
   },
   {
     name: 'addresses',
     flag: 'addresses',
-    module: 'addresses',
+    module: REFERENCE_LISTS.addresses.module,
     gates: true,
     cached: true,
-    load: getList('/addresses/'),
+    load: getList('addresses'),
   },
-  { name: 'rooms', flag: 'rooms', module: 'addresses', gates: true, cached: true, load: getList('/rooms/') },
+  {
+    name: 'rooms',
+    flag: 'rooms',
+    module: REFERENCE_LISTS.rooms.module,
+    gates: true,
+    cached: true,
+    load: getList('rooms'),
+  },
   {
     name: 'deviceEventTemplates',
     flag: 'device_event_templates',
-    module: 'device_event_template',
+    module: REFERENCE_LISTS.deviceEventTemplates.module,
     gates: true,
     cached: false,
-    load: getList('/devices/events/templates/all'),
+    load: getList('deviceEventTemplates'),
   },
   {
     name: 'recipes',
     flag: 'recipes',
-    module: 'recipes',
+    module: REFERENCE_LISTS.recipes.module,
     gates: true,
     cached: false,
-    load: getList('/recipes/'),
+    load: getList('recipes'),
   },
   {
     name: 'recipesSets',
     flag: 'recipesSets',
-    module: 'recipes',
+    module: REFERENCE_LISTS.recipesSets.module,
     gates: true,
     cached: false,
-    load: getList('/recipes_sets/'),
+    load: getList('recipesSets'),
   },
   {
     name: 'aclModules',
     flag: 'acl',
-    module: 'users',
+    module: REFERENCE_LISTS.aclModules.module,
     gates: true,
     cached: false,
-    load: getList('/acl/modules'),
+    load: getList('aclModules'),
   },
   {
     // SPEC §6: the roles list asks for page 1 with both flags set.
@@ -113,10 +140,10 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'deviceEvents',
     flag: 'device_events',
-    module: 'device_event_template',
+    module: REFERENCE_LISTS.deviceEvents.module,
     gates: false,
     cached: false,
-    load: getList('/devices/events'),
+    load: getList('deviceEvents'),
   },
 ];
 

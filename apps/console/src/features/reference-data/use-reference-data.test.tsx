@@ -147,3 +147,44 @@ describe('reference data (SPEC §1, §4)', () => {
     await waitFor(() => expect(result.current.rooms).toEqual([{ id: 1 }]));
   });
 });
+
+describe('early requests of a page the server answered to a live session (src/early)', () => {
+  const key = '__kontrolEarlyResponses';
+  /** What src/early leaves behind: per address, the parsed body of a 2xx answer or the failure. */
+  const started = (answers: Record<string, { ok: true; body: unknown } | { ok: false; status?: number }>) => {
+    (window as unknown as Record<string, unknown>)[key] = new Map(
+      Object.entries(answers).map(([url, answer]) => [url, Promise.resolve(answer)]),
+    );
+  };
+  afterEach(() => {
+    delete (window as unknown as Record<string, unknown>)[key];
+  });
+
+  it('takes each early answer once; a reload asks the API', async () => {
+    const counts = countRequests(['/addresses/', '/rooms/']);
+    started({
+      '/addresses/': { ok: true, body: { data: [{ id: 7, name: 'Early address' }] } },
+      // The request itself failed (offline for a moment): the client asks again.
+      '/rooms/': { ok: false },
+    });
+    const user = buildAuthUser(['addresses']);
+    prefetchReferenceData(user);
+    await waitFor(() => expect(queryClient.getQueryData(referenceKey('rooms'))).toEqual([]));
+    expect(queryClient.getQueryData(referenceKey('addresses'))).toEqual([{ id: 7, name: 'Early address' }]);
+    expect(counts).toEqual({ '/addresses/': 0, '/rooms/': 1 });
+
+    await reloadReference(queryClient, ['addresses'], { force: true });
+    expect(counts).toEqual({ '/addresses/': 1, '/rooms/': 1 });
+    expect(queryClient.getQueryData(referenceKey('addresses'))).toEqual([]);
+  });
+
+  it('counts an early error answer as the failed load, but lets the client see a lost session', async () => {
+    const counts = countRequests(['/addresses/', '/rooms/']);
+    started({ '/addresses/': { ok: false, status: 500 }, '/rooms/': { ok: false, status: 401 } });
+    const { result } = renderHook(() => useReferenceData(buildAuthUser(['addresses'])), { wrapper });
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    expect(queryClient.getQueryState(referenceKey('addresses'))?.status).toBe('error');
+    // 401 goes through the API client (which signs out on it); here msw answers it with a list.
+    expect(counts).toEqual({ '/addresses/': 0, '/rooms/': 1 });
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Runs before the console's own scripts on a page the server answered to a live session (it
+ * inlines the user there, apps/api plugins/console.ts): starts the GET requests of the reference
+ * lists the user's modules allow, so they travel while the browser is still evaluating the
+ * console (about half a second on a slow machine). The reference data takes each answer once
+ * ({@link takeEarlyResponse}); anything else (no user inlined, a list not started, a failed or
+ * non-2xx answer) goes through the API client as usual, with its error handling.
+ *
+ * Imports nothing but the list of addresses: this file must stay tiny and evaluate at once.
+ */
+import { EARLY_RESPONSES_KEY, INLINE_USER_ELEMENT_ID, type EarlyAnswer } from './early-keys';
+import { REFERENCE_LISTS } from '../features/reference-data/lists';
+
+function inlinedModules(): Set<string> {
+  try {
+    const text = document.getElementById(INLINE_USER_ELEMENT_ID)?.textContent;
+    const user = text ? (JSON.parse(text) as { acl_modules?: { slug?: unknown }[] } | null) : null;
+    return new Set((user?.acl_modules ?? []).map((m) => String(m.slug)));
+  } catch {
+    return new Set();
+  }
+}
+
+const held = inlinedModules();
+const started = new Map<string, Promise<EarlyAnswer>>();
+for (const { url, module } of Object.values(REFERENCE_LISTS)) {
+  if (!held.has(module) || started.has(url)) continue;
+  // The body is read at once: a large answer (10 000 devices are 5 MB of JSON) would otherwise
+  // wait in the browser, unread, until the console asks for it.
+  const answer = fetch(`/api${url}`, {
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json' },
+  }).then(
+    async (response): Promise<EarlyAnswer> =>
+      response.ok
+        ? { ok: true, body: (await response.json()) as unknown }
+        : { ok: false, status: response.status },
+    (): EarlyAnswer => ({ ok: false }),
+  );
+  started.set(url, answer);
+}
+(window as unknown as Record<string, unknown>)[EARLY_RESPONSES_KEY] = started;
