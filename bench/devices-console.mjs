@@ -172,7 +172,7 @@ try {
       console.log(
         `  DOMContentLoaded ${ms(result.figures.domContentLoaded)}, first row in the DOM ${ms(result.figures.firstRow)}\n  ` +
           result.figures.waterfall.join('\n  '),
-    );
+      );
     if (last) await last.context.close();
     last = result;
   }
