@@ -19,14 +19,31 @@ describe('platform', () => {
   });
 
   it('sets security headers on every response, errors included', async () => {
-    for (const url of ['/healthz', '/api/users/auth', '/api/nowhere']) {
+    for (const url of ['/healthz', '/api/users/auth', '/api/nowhere', '/auth/login']) {
       const res = await t.app.inject(url);
       expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
+  });
+
+  it("gives API answers the API's headers and pages helmet's", async () => {
+    for (const url of ['/api/users/auth', '/api/nowhere']) {
+      const res = await t.app.inject(url);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+    }
+    for (const url of ['/healthz', '/auth/login']) {
+      const res = await t.app.inject(url);
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("object-src 'none'");
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    }
+    // The API's documentation is a page (its CSP is Swagger UI's own).
+    expect((await t.app.inject('/api/docs/')).headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('sends HSTS and Secure cookies only over HTTPS (behind a trusted proxy)', async () => {
