@@ -99,4 +99,19 @@ describe('DataTable', () => {
     expect(sortRows(ovens, (o) => o.name, false).map((o) => o.id)).toEqual([4, 3, 2, 1]);
     expect(sortRows(ovens, (o) => o.trays, true).map((o) => o.id)).toEqual([4, 1, 3, 2]);
   });
+
+  it('sortRows collates repeated names once: digits as numbers, case and ё-е alike keep their order', () => {
+    const rows = [
+      { id: 1, name: 'Печь 10' },
+      { id: 2, name: 'печь 2' },
+      { id: 3, name: 'Печь 2' },
+      { id: 4, name: null },
+      { id: 5, name: 'Ёлка' },
+      { id: 6, name: 'Печь 10' },
+      { id: 7, name: 'Abat' },
+    ];
+    const ids = (desc: boolean) => sortRows(rows, (r) => r.name, desc, 'ru').map((r) => r.id);
+    expect(ids(false)).toEqual([5, 2, 3, 1, 6, 7, 4]); // in Russian order Cyrillic comes first
+    expect(ids(true)).toEqual([7, 1, 6, 2, 3, 5, 4]);
+  });
 });

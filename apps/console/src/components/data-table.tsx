@@ -289,7 +289,10 @@ function toColumnDefs<T extends RowData>(
 
 /**
  * Sorts `rows` the way a {@link DataTable} column does (interface-language alphabetical order, digits
- * as numbers, values missing last), for callers that sort themselves (`manualSorting`).
+ * as numbers, values missing last), for callers that sort themselves (`manualSorting`). Texts are
+ * collated once per distinct text and the rows then sorted by rank: a fleet repeats its model names
+ * a lot, and collating is the costly part (10 000 devices: tens of milliseconds). Rows whose
+ * values collate equal keep their order.
  */
 export function sortRows<T>(
   rows: readonly T[],
@@ -299,11 +302,19 @@ export function sortRows<T>(
 ): T[] {
   const collator = new Intl.Collator(locale, { numeric: true, sensitivity: 'base' });
   const keyed = rows.map((row) => ({ row, key: value(row) }));
+  const texts = [...new Set(keyed.map((entry) => entry.key).filter((key) => typeof key === 'string'))];
+  texts.sort(collator.compare);
+  const rankOf = new Map<string, number>();
+  texts.forEach((text, index) => {
+    const previous = texts[index - 1];
+    const same = previous !== undefined && collator.compare(previous, text) === 0;
+    rankOf.set(text, same ? (rankOf.get(previous) ?? index) : index);
+  });
+  const rank = (key: string | number) => (typeof key === 'string' ? (rankOf.get(key) ?? 0) : key);
   const direction = desc ? -1 : 1;
   keyed.sort((a, b) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
-    if (typeof a.key === 'number' && typeof b.key === 'number') return (a.key - b.key) * direction;
-    return collator.compare(String(a.key), String(b.key)) * direction;
+    return (rank(a.key) - rank(b.key)) * direction;
   });
   return keyed.map((entry) => entry.row);
 }

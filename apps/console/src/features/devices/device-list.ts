@@ -17,8 +17,47 @@ export interface DeviceListItem {
   place: string;
   lastOnlineMs: number | null;
   nextServiceMs: number | null;
-  /** Name, serial number and controller id, normalised (see {@link normaliseSearch}). */
-  searchKey: string;
+}
+
+const searchKeys = new WeakMap<DeviceListItem, string>();
+
+/**
+ * Name, serial number and controller id, normalised (see {@link normaliseSearch}): worked out on
+ * the first search, not for every device when the list opens.
+ */
+export function searchKeyOf(item: DeviceListItem): string {
+  let key = searchKeys.get(item);
+  if (key === undefined) {
+    const { name, serial_number: serial, controller_id: controller } = item.device;
+    key = normaliseSearch(`${name}\n${serial ?? ''}\n${controller ?? ''}`);
+    searchKeys.set(item, key);
+  }
+  return key;
+}
+
+/**
+ * Works out the search keys of `items` in idle time, a slice at a time, so that the first search
+ * finds them ready; returns the cancel function (an effect's clean-up).
+ */
+export function prepareSearchKeys(items: readonly DeviceListItem[]): () => void {
+  const SLICE = 1000;
+  let next = 0;
+  let handle: number | undefined;
+  const schedule = (work: () => void) =>
+    typeof window.requestIdleCallback === 'function'
+      ? window.requestIdleCallback(work)
+      : window.setTimeout(work, 50);
+  const step = () => {
+    const end = Math.min(items.length, next + SLICE);
+    for (; next < end; next += 1) searchKeyOf(items[next] as DeviceListItem);
+    handle = next < items.length ? schedule(step) : undefined;
+  };
+  handle = schedule(step);
+  return () => {
+    if (handle === undefined) return;
+    if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(handle);
+    else window.clearTimeout(handle);
+  };
 }
 
 /** Case- and ё-insensitive text for searching. */
@@ -47,9 +86,6 @@ export function toListItems(
       place: addressName && roomName ? `${addressName} › ${roomName}` : addressName || roomName,
       lastOnlineMs: lastOnline ? Date.parse(lastOnline) : null,
       nextServiceMs: device.next_service_date ? Date.parse(`${device.next_service_date}T00:00:00Z`) : null,
-      searchKey: normaliseSearch(
-        [device.name, device.serial_number ?? '', device.controller_id ?? ''].join('\n'),
-      ),
     };
   });
 }
@@ -126,6 +162,6 @@ export function filterItems(
       (room === null || item.device.room_id === room) &&
       (smart === null || item.device.is_smart === smart) &&
       (online === null || isOnline(item.lastOnlineMs, now) === online) &&
-      (!search || item.searchKey.includes(search)),
+      (!search || searchKeyOf(item).includes(search)),
   );
 }

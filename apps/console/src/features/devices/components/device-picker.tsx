@@ -4,7 +4,7 @@ import { useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { observeElementRectOrFallback } from '../../../components/data-table';
 import { NoRecords } from '../../../components/no-records';
-import { normaliseSearch, type DeviceListItem } from '../device-list';
+import { normaliseSearch, searchKeyOf, type DeviceListItem } from '../device-list';
 
 const ROW_HEIGHT = 36;
 
@@ -38,7 +38,7 @@ export function DevicePicker({
     return items.filter(
       (item) =>
         (chosenFilter === null || chosenFilter.has(item.device.id)) &&
-        (!needle || item.searchKey.includes(needle)),
+        (!needle || searchKeyOf(item).includes(needle)),
     );
   }, [items, deferredSearch, chosenFilter]);
   const scrollRef = useRef<HTMLDivElement>(null);

@@ -1,6 +1,6 @@
 import type { Address, DeviceType, Room } from '@kontrol/contracts';
 import { Anchor, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { memo, useCallback, useDeferredValue, useMemo } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
@@ -12,6 +12,7 @@ import {
   filterItems,
   formatSort,
   parseSort,
+  prepareSearchKeys,
   sortItems,
   toListItems,
   type DeviceListItem,
@@ -37,6 +38,8 @@ export function DevicesList() {
     [devices, types, addresses, rooms],
   );
   const sorted = useMemo(() => sortItems(items, params.sort), [items, params.sort]);
+  // Search keys are made when the browser is idle after the list shows, not before it shows.
+  useEffect(() => prepareSearchKeys(items), [items]);
   const [searchText, setSearchText] = useSearchText(params.q, (q) => setParams({ q }, { replace: true }));
   // The table follows the box at once, but never holds typing up: React renders it when it can.
   const deferredSearch = useDeferredValue(searchText);
