@@ -10,14 +10,14 @@ export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
 export type EarlyAnswer = { ok: true; body: unknown } | { ok: false; status?: number };
 
 /**
- * The answer of an early request for `url` (an address under `/api`), once: later calls, and
- * addresses never started early, get undefined.
+ * The answer of an early request, once: `key` is the address under `/api` of a GET, or
+ * `POST <address>`. Later calls, and requests never started early, get undefined.
  */
-export function takeEarlyResponse(url: string): Promise<EarlyAnswer> | undefined {
+export function takeEarlyResponse(key: string): Promise<EarlyAnswer> | undefined {
   const started = (window as unknown as Record<string, Map<string, Promise<EarlyAnswer>> | undefined>)[
     EARLY_RESPONSES_KEY
   ];
-  const response = started?.get(url);
-  started?.delete(url);
+  const response = started?.get(key);
+  started?.delete(key);
   return response;
 }

@@ -1,15 +1,16 @@
 /**
  * Runs before the console's own scripts on a page the server answered to a live session (it
- * inlines the user there, apps/api plugins/console.ts): starts the GET requests of the reference
- * lists the user's modules allow, so they travel while the browser is still evaluating the
- * console (about half a second on a slow machine). The reference data takes each answer once
+ * inlines the user there, apps/api plugins/console.ts): starts the requests of the reference
+ * lists the user's modules allow (the roles list is a POST, sent with the session's XSRF token as
+ * the API client sends it), so they travel while the browser is still evaluating the console
+ * (about half a second on a slow machine). The reference data takes each answer once
  * ({@link takeEarlyResponse}); anything else (no user inlined, a list not started, a failed or
  * non-2xx answer) goes through the API client as usual, with its error handling.
  *
  * Imports nothing but the list of addresses: this file must stay tiny and evaluate at once.
  */
 import { EARLY_RESPONSES_KEY, INLINE_USER_ELEMENT_ID, type EarlyAnswer } from './early-keys';
-import { REFERENCE_LISTS } from '../features/reference-data/lists';
+import { REFERENCE_LISTS, REFERENCE_ROLES, REFERENCE_ROLES_KEY } from '../features/reference-data/lists';
 
 function inlinedModules(): Set<string> {
   try {
@@ -21,15 +22,21 @@ function inlinedModules(): Set<string> {
   }
 }
 
-const held = inlinedModules();
-const started = new Map<string, Promise<EarlyAnswer>>();
-for (const { url, module } of Object.values(REFERENCE_LISTS)) {
-  if (!held.has(module) || started.has(url)) continue;
-  // The body is read at once: a large answer (10 000 devices are 5 MB of JSON) would otherwise
-  // wait in the browser, unread, until the console asks for it.
-  const answer = fetch(`/api${url}`, {
+/** The XSRF-TOKEN cookie's value, as the API client echoes it in X-XSRF-TOKEN (Sanctum). */
+function xsrfToken(): string | undefined {
+  const cookie = document.cookie.split('; ').find((part) => part.startsWith('XSRF-TOKEN='));
+  return cookie ? decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) : undefined;
+}
+
+/**
+ * The answer's body is read at once: a large one (10 000 devices are 5 MB of JSON) would otherwise
+ * wait in the browser, unread, until the console asks for it.
+ */
+function request(url: string, init: RequestInit = {}): Promise<EarlyAnswer> {
+  return fetch(`/api${url}`, {
+    ...init,
     credentials: 'same-origin',
-    headers: { Accept: 'application/json' },
+    headers: { Accept: 'application/json', ...init.headers },
   }).then(
     async (response): Promise<EarlyAnswer> =>
       response.ok
@@ -37,6 +44,22 @@ for (const { url, module } of Object.values(REFERENCE_LISTS)) {
         : { ok: false, status: response.status },
     (): EarlyAnswer => ({ ok: false }),
   );
-  started.set(url, answer);
+}
+
+const held = inlinedModules();
+const started = new Map<string, Promise<EarlyAnswer>>();
+for (const { url, module } of Object.values(REFERENCE_LISTS)) {
+  if (held.has(module) && !started.has(url)) started.set(url, request(url));
+}
+const token = xsrfToken();
+if (held.has(REFERENCE_ROLES.module) && token) {
+  started.set(
+    REFERENCE_ROLES_KEY,
+    request(REFERENCE_ROLES.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': token },
+      body: JSON.stringify(REFERENCE_ROLES.body),
+    }),
+  );
 }
 (window as unknown as Record<string, unknown>)[EARLY_RESPONSES_KEY] = started;

@@ -19,3 +19,14 @@ export const REFERENCE_LISTS = {
 } as const satisfies Record<string, { url: string; module: ModuleSlug }>;
 
 export type ReferenceListName = keyof typeof REFERENCE_LISTS;
+
+/**
+ * The one reference list read with a POST (SPEC §6: the roles list asks for page 1 with both flags
+ * set). Early requests key it as `POST /acl/roles`.
+ */
+export const REFERENCE_ROLES = {
+  url: '/acl/roles',
+  module: 'users',
+  body: { page: 1, withoutPagination: true, withAdminRole: true },
+} as const satisfies { url: string; module: ModuleSlug; body: object };
+export const REFERENCE_ROLES_KEY = `POST ${REFERENCE_ROLES.url}`;

@@ -187,4 +187,21 @@ describe('early requests of a page the server answered to a live session (src/ea
     // 401 goes through the API client (which signs out on it); here msw answers it with a list.
     expect(counts).toEqual({ '/addresses/': 0, '/rooms/': 1 });
   });
+
+  it('takes the roles list (a POST) from its early request too', async () => {
+    let posts = 0;
+    server.use(
+      http.get('/api/acl/modules', () => HttpResponse.json({ data: [] })),
+      http.post('/api/acl/roles', () => {
+        posts += 1;
+        return HttpResponse.json({ data: [] });
+      }),
+    );
+    started({ 'POST /acl/roles': { ok: true, body: { data: [{ id: 3, name: 'Повар' }] } } });
+    prefetchReferenceData(buildAuthUser(['users']));
+    await waitFor(() =>
+      expect(queryClient.getQueryData(referenceKey('aclRoles'))).toEqual([{ id: 3, name: 'Повар' }]),
+    );
+    expect(posts).toBe(0);
+  });
 });
