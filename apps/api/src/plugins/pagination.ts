@@ -58,6 +58,24 @@ export async function paginate<DB, TB extends keyof DB, O>(
   };
 }
 
+/**
+ * SPEC §7's list endpoints: without `page` the whole list as `{data}` (reference data), with it
+ * Laravel's paged shape; each row through `present`.
+ */
+export async function listOrPage<DB, TB extends keyof DB, O, Item>(
+  request: FastifyRequest,
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: { page: number | undefined; per_page: number | undefined },
+  present: (row: O) => Item,
+): Promise<{ data: Item[] } | Paged<Item>> {
+  if (page.page === undefined) return { data: (await query.execute()).map(present) };
+  const paged = await paginate(request, query, {
+    page: page.page,
+    per_page: page.per_page ?? DEFAULT_PER_PAGE,
+  });
+  return { ...paged, data: paged.data.map(present) };
+}
+
 /** One filterable field of a resource: the SQL column it maps to and what may be asked of it. */
 export interface FilterField {
   column: string;

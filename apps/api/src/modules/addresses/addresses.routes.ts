@@ -1,16 +1,10 @@
-import {
-  addressBodySchema,
-  addressSchema,
-  DEFAULT_PER_PAGE,
-  pagedSchema,
-  placesListQuerySchema,
-} from '@kontrol/contracts';
+import { addressBodySchema, addressSchema, pagedSchema, placesListQuerySchema } from '@kontrol/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, listOrPage, type FilterWhitelist } from '../../plugins/pagination.js';
 import { AddressImageStore } from './address-image.js';
 import { addressImageRoutes } from './address-image.routes.js';
 import { toAddress } from './addresses.presenter.js';
@@ -66,9 +60,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
         const query = applyFilters(addressesQuery(app.db, user.organisationId), filters, addressFilters)
           .orderBy('addresses.name')
           .orderBy('addresses.id');
-        if (page === undefined) return { data: (await query.execute()).map(toAddress) };
-        const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
-        return { ...paged, data: paged.data.map(toAddress) };
+        return listOrPage(request, query, { page, per_page: perPage }, toAddress);
       });
     },
   });

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_PER_PAGE,
   deviceBodySchema,
   deviceSchema,
   devicesListQuerySchema,
@@ -11,7 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { paginate } from '../../plugins/pagination.js';
+import { listOrPage } from '../../plugins/pagination.js';
 import { toDevice } from './devices.presenter.js';
 import { findDevice } from './devices.repository.js';
 import {
@@ -54,9 +53,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
       return app.fleetAnswers.send(request, reply, user, async () => {
         const { page, per_page: perPage, ...params } = request.query;
         const query = devicesListQuery(app.db, user.organisationId, params);
-        if (page === undefined) return { data: (await query.execute()).map(toDevice) };
-        const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
-        return { ...paged, data: paged.data.map(toDevice) };
+        return listOrPage(request, query, { page, per_page: perPage }, toDevice);
       });
     },
   });

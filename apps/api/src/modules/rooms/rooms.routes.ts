@@ -1,16 +1,10 @@
-import {
-  DEFAULT_PER_PAGE,
-  pagedSchema,
-  placesListQuerySchema,
-  roomBodySchema,
-  roomSchema,
-} from '@kontrol/contracts';
+import { pagedSchema, placesListQuerySchema, roomBodySchema, roomSchema } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, listOrPage, type FilterWhitelist } from '../../plugins/pagination.js';
 import { toRoom } from './rooms.presenter.js';
 import { findRoom, roomsQuery } from './rooms.repository.js';
 import { createRoom, deleteRoom, updateRoom } from './rooms.service.js';
@@ -55,9 +49,7 @@ export async function roomsRoutes(fastify: FastifyInstance) {
         const query = applyFilters(roomsQuery(app.db, user.organisationId), filters, roomFilters)
           .orderBy('rooms.name')
           .orderBy('rooms.id');
-        if (page === undefined) return { data: (await query.execute()).map(toRoom) };
-        const paged = await paginate(request, query, { page, per_page: perPage ?? DEFAULT_PER_PAGE });
-        return { ...paged, data: paged.data.map(toRoom) };
+        return listOrPage(request, query, { page, per_page: perPage }, toRoom);
       });
     },
   });
