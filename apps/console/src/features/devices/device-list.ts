@@ -36,28 +36,21 @@ export function searchKeyOf(item: DeviceListItem): string {
 }
 
 /**
- * Works out the search keys of `items` in idle time, a slice at a time, so that the first search
- * finds them ready; returns the cancel function (an effect's clean-up).
+ * Works out the search keys of `items` right after the list has shown, a slice per task, so that
+ * the first search finds them ready and the first paint never waits for them; returns the cancel
+ * function (an effect's clean-up).
  */
 export function prepareSearchKeys(items: readonly DeviceListItem[]): () => void {
-  const SLICE = 1000;
+  const SLICE = 2000;
   let next = 0;
-  let handle: number | undefined;
-  const schedule = (work: () => void) =>
-    typeof window.requestIdleCallback === 'function'
-      ? window.requestIdleCallback(work)
-      : window.setTimeout(work, 50);
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const step = () => {
     const end = Math.min(items.length, next + SLICE);
     for (; next < end; next += 1) searchKeyOf(items[next] as DeviceListItem);
-    handle = next < items.length ? schedule(step) : undefined;
+    timer = next < items.length ? setTimeout(step, 0) : undefined;
   };
-  handle = schedule(step);
-  return () => {
-    if (handle === undefined) return;
-    if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(handle);
-    else window.clearTimeout(handle);
-  };
+  timer = setTimeout(step, 0);
+  return () => clearTimeout(timer);
 }
 
 /** Case- and ё-insensitive text for searching. */

@@ -38,7 +38,7 @@ export function DevicesList() {
     [devices, types, addresses, rooms],
   );
   const sorted = useMemo(() => sortItems(items, params.sort), [items, params.sort]);
-  // Search keys are made when the browser is idle after the list shows, not before it shows.
+  // Search keys are made just after the list shows, not before it shows.
   useEffect(() => prepareSearchKeys(items), [items]);
   const [searchText, setSearchText] = useSearchText(params.q, (q) => setParams({ q }, { replace: true }));
   // The table follows the box at once, but never holds typing up: React renders it when it can.
