@@ -166,6 +166,21 @@ describe('FleetAnswers', () => {
     }
   });
 
+  it('counts an answer once when two requests build it side by side', async () => {
+    const answers = new FleetAnswers();
+    const h = await harness(answers);
+    try {
+      const [first, second] = await Promise.all([h.get(1, 1, 100), h.get(1, 1, 100)]);
+      expect(new Set([first, second]).size).toBe(2); // both built: neither was kept yet
+      const kept = answers.size;
+      expect(kept).toBeLessThan(200); // one answer of ~120 bytes, not two
+      expect(await h.get(1, 1, 100)).toBe(second);
+      expect(answers.size).toBe(kept);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('keeps at most its byte budget, dropping the least recently used first', async () => {
     const answers = new FleetAnswers(1000);
     const h = await harness(answers);

@@ -61,7 +61,8 @@ export class FleetAnswers {
     } else {
       const json = Buffer.from(reply.serialize(await build()) as string);
       entry = { json, encoded: {}, bytes: json.length, kept: false };
-      this.remember(key, entry);
+      // Kept unless a newer version was seen while this one was being built.
+      if (this.versions.get(organisationId) === fleetVersion) this.remember(key, entry);
     }
     return this.reply(request, reply, entry);
   }
@@ -96,6 +97,8 @@ export class FleetAnswers {
 
   private remember(key: string, entry: Entry) {
     if (entry.bytes > this.maxBytes / 4) return; // one answer never takes the whole room
+    const twin = this.entries.get(key); // built by a request that ran beside this one
+    if (twin) this.drop(key, twin);
     this.entries.set(key, entry);
     entry.kept = true;
     this.bytes += entry.bytes;
