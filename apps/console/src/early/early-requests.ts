@@ -38,10 +38,14 @@ function request(url: string, init: RequestInit = {}): Promise<EarlyAnswer> {
     credentials: 'same-origin',
     headers: { Accept: 'application/json', ...init.headers },
   }).then(
-    async (response): Promise<EarlyAnswer> =>
-      response.ok
-        ? { ok: true, body: (await response.json()) as unknown }
-        : { ok: false, status: response.status },
+    async (response): Promise<EarlyAnswer> => {
+      if (!response.ok) return { ok: false, status: response.status };
+      try {
+        return { ok: true, body: (await response.json()) as unknown };
+      } catch {
+        return { ok: false }; // cut off or not JSON: the client asks again
+      }
+    },
     (): EarlyAnswer => ({ ok: false }),
   );
 }
