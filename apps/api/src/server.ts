@@ -52,12 +52,16 @@ async function supervise(config: Config) {
   let exitCode = 0;
   const stopAll = () => {
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const workers = Object.values(cluster.workers ?? {});
+    // None running (one died and its replacement is not due yet): nothing to wait for.
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker?.process.kill('SIGTERM');
   };
   // Workers run this file, whatever started the primary (scripts/start.mjs builds first).
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
   const listening = new Set<number>();
   const start = () => {
+    if (stopping) return; // a replacement that fell due after SIGTERM
     const worker = cluster.fork();
     worker.once('listening', () => listening.add(worker.id));
   };
