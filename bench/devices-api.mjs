@@ -15,12 +15,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
-  apiLogin,
   buildIfNeeded,
   freePort,
   ROOT,
-  runCli,
-  seedFixtures,
+  seedFleetAndSignIn,
   startServer,
   stopProcess,
   waitForReady,
@@ -117,14 +115,8 @@ let hello;
 /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */
 let cluster;
 try {
-  const logins = seedFixtures({ databaseUrl: server.databaseUrl });
-  console.log(
-    runCli(
-      ['seed:fleet', '--org', String(logins.organisationId), '--devices', String(DEVICES)],
-      server,
-    ).trim(),
-  );
-  const admin = await apiLogin(server.baseURL, logins.admin);
+  const { admin, seeded } = await seedFleetAndSignIn(server, DEVICES);
+  console.log(seeded);
   // What Chromium sends with the console's requests: the session cookie, JSON, and its encodings.
   const headers = {
     cookie: admin.cookieHeader,

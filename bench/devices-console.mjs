@@ -14,7 +14,7 @@
 /* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
-import { apiLogin, buildIfNeeded, runCli, seedFixtures, startServer } from './lib/server.mjs';
+import { buildIfNeeded, seedFleetAndSignIn, startServer } from './lib/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 
@@ -150,14 +150,8 @@ buildIfNeeded();
 const server = await startServer();
 let browser;
 try {
-  const logins = seedFixtures({ databaseUrl: server.databaseUrl });
-  console.log(
-    runCli(
-      ['seed:fleet', '--org', String(logins.organisationId), '--devices', String(DEVICES)],
-      server,
-    ).trim(),
-  );
-  const admin = await apiLogin(server.baseURL, logins.admin);
+  const { admin, seeded } = await seedFleetAndSignIn(server, DEVICES);
+  console.log(seeded);
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 
   const entries = [];

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { apiLogin, buildIfNeeded, runCli, seedFixtures, startServer } from './server.mjs';
+import { buildIfNeeded, seedFleetAndSignIn, startServer } from './server.mjs';
 
 const path = process.argv[2] ?? '/api/devices/?page=1';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -25,9 +25,7 @@ buildIfNeeded();
 const profileDir = mkdtempSync(join(tmpdir(), 'kontrol-profile-'));
 const server = await startServer({ nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] });
 try {
-  const logins = seedFixtures({ databaseUrl: server.databaseUrl });
-  runCli(['seed:fleet', '--org', String(logins.organisationId), '--devices', String(devices)], server);
-  const admin = await apiLogin(server.baseURL, logins.admin);
+  const { admin } = await seedFleetAndSignIn(server, devices);
   const headers = {
     cookie: admin.cookieHeader,
     accept: 'application/json',

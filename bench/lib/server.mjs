@@ -345,3 +345,19 @@ export async function apiLogin(baseURL, { email, password }) {
     xsrf: decodeURIComponent(jar.get('XSRF-TOKEN') ?? ''),
   };
 }
+
+/**
+ * The start of every big-fleet benchmark: the fixtures of {@link seedFixtures}, `devices` devices
+ * added to their organisation through the operator CLI (`seed:fleet`), and its admin signed in.
+ * @param {RunningServer} server
+ * @param {number} devices
+ */
+export async function seedFleetAndSignIn(server, devices) {
+  const logins = seedFixtures({ databaseUrl: server.databaseUrl });
+  const seeded = runCli(
+    ['seed:fleet', '--org', String(logins.organisationId), '--devices', String(devices)],
+    server,
+  ).trim();
+  const admin = await apiLogin(server.baseURL, logins.admin);
+  return { logins, admin, seeded };
+}
