@@ -16,9 +16,7 @@
 //   BENCH_PAGES=login,dashboard and BENCH_PRESETS=mobile,desktop narrow the Lighthouse runs.
 // Every Lighthouse report is kept whole in bench/results/lhr-<date>/ for its diagnostics
 // (`node bench/lib/lhr-summary.mjs <file>…` prints the useful parts).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, constants as zlib } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -29,6 +27,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
 import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from './lib/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
+import { machine as describeMachine } from './lib/machine.mjs';
 
 const TARGETS = { initialJsBytes: 200_000, lighthouse: 95, axeImpacts: ['serious', 'critical'] };
 const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? 3) || 3);
@@ -48,35 +47,11 @@ const PARTIAL = ['BENCH_ONLY', 'BENCH_PAGES', 'BENCH_PRESETS'].some((name) => pr
 const KB = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 const missed = [];
 
-function describeChanges(status) {
-  if (status === 'unknown') return 'unknown';
-  return status ? 'with uncommitted changes' : 'clean';
-}
-
+/** The machine (bench/lib/machine.mjs) and the versions of the two measuring tools. */
 function machine() {
-  const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown';
-  const sh = (command, args) => {
-    try {
-      return execFileSync(command, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-        .trim()
-        .split('\n')
-        .pop();
-    } catch {
-      return 'unknown';
-    }
-  };
-  return {
-    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    node: process.version,
-    nproc: sh('nproc', []) || String(availableParallelism()),
-    cpu,
-    chromium: sh(CHROMIUM_PATH, ['--version']),
-    lighthouse: JSON.parse(readFileSync(join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')).version,
-    axe: JSON.parse(readFileSync(join(ROOT, 'node_modules/axe-core/package.json'), 'utf8')).version,
-    commit: sh('git', ['rev-parse', '--short=10', 'HEAD']),
-    // What is measured is the console and the server: say whether their sources differ from HEAD.
-    changed: describeChanges(sh('git', ['status', '--porcelain', '--', 'apps', 'packages'])),
-  };
+  const version = (pkg) =>
+    JSON.parse(readFileSync(join(ROOT, `node_modules/${pkg}/package.json`), 'utf8')).version;
+  return { ...describeMachine(), lighthouse: version('lighthouse'), axe: version('axe-core') };
 }
 
 // ---------------------------------------------------------------------------------------------
