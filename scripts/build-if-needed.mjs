@@ -24,8 +24,8 @@ function newest(path) {
 
 /** @param {{ log?: (line: string) => void }} [options] */
 export function buildIfNeeded({ log = (line) => console.log(line) } = {}) {
-  const run = (/** @type {string} */ command, /** @type {string[]} */ args) =>
-    execFileSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+  const run = (/** @type {string} */ command, /** @type {string[]} */ args, env = process.env) =>
+    execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', env });
   run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b']);
   if (process.env.CONSOLE_DIST) return;
   const consoleDir = join(ROOT, 'apps/console');
@@ -33,6 +33,11 @@ export function buildIfNeeded({ log = (line) => console.log(line) } = {}) {
   const sources = Math.max(newest(consoleDir), newest(join(ROOT, 'packages/contracts/src')));
   if (!existsSync(index) || statSync(index).mtimeMs < sources) {
     log('Building the console (apps/console/dist is missing or older than its sources)…');
-    run('npm', ['run', 'build', '--silent', '-w', '@kontrol/console']);
+    // Always a production build: Vite follows NODE_ENV, and `NODE_ENV=development npm start` (the
+    // smoke test's setting, a server setting) must not ship React's development build.
+    run('npm', ['run', 'build', '--silent', '-w', '@kontrol/console'], {
+      ...process.env,
+      NODE_ENV: 'production',
+    });
   }
 }
