@@ -17,6 +17,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'] } },
+      // Pure units of the gateway and the simulator; their integration runs in the API's suites.
+      {
+        extends: true,
+        test: { name: 'devices', include: ['apps/gateway/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts'] },
+      },
       {
         // Component tests of the console in a DOM; the network is faked at the HTTP boundary (msw).
         resolve: { conditions: ['source', ...defaultClientConditions] },

@@ -1,21 +1,26 @@
 // Proves the README's `npm start` on a fresh database: the launcher builds and starts, /readyz
 // answers, the demo user signs in through the Sanctum flow, the console is served, and SIGTERM
 // ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
-// API_WORKERS=2, where one API process is killed and must be replaced.
+// API_WORKERS=2, where one API process is killed and must be replaced. Both runs put the embedded
+// MQTT broker on a free port of their own and check that it answers.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const port = await new Promise((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port: free } = probe.address();
-    probe.close(() => resolve(free));
+/** @returns {Promise<number>} */
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = /** @type {import('node:net').AddressInfo} */ (probe.address());
+      probe.close(() => resolve(free));
+    });
   });
-});
+const port = await freePort();
+const mqttPort = await freePort();
 /**
  * One `npm start` on a fresh database, with `env` added: ready, demo login, console served, then
  * `check(server)` if given, then SIGTERM ends it with exit 0.
@@ -36,6 +41,7 @@ async function smoke(label, env, check) {
       NODE_ENV: 'development',
       DEMO: '1',
       SMTP_URL: '',
+      MQTT_PORT: String(mqttPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -83,6 +89,15 @@ async function smoke(label, env, check) {
   if (!js.headers.get('cache-control')?.includes('immutable'))
     fail('hashed assets are not cached as immutable');
   if ((await js.arrayBuffer()).byteLength === 0) fail('the script is empty');
+
+  const broker = await new Promise((resolve) => {
+    const socket = connect(mqttPort, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+  if (!broker) fail(`the embedded MQTT broker does not listen on MQTT_PORT ${mqttPort}`);
 
   if (check) await check(server, base, fail);
 

@@ -110,6 +110,8 @@ export async function startServer({ env = {}, nodeArgs = [] } = {}) {
       LOG_LEVEL: 'warn',
       SMTP_URL: '',
       CONSOLE_DIST: consoleDist,
+      // The embedded MQTT broker on a free port (1883 may be another broker's).
+      MQTT_PORT: '0',
       ...env,
     },
     stdio: ['ignore', log, log],

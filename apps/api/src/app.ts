@@ -24,6 +24,7 @@ import { securityPlugin } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { validatorCompiler } from './plugins/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
+import { Gateway } from '@kontrol/gateway';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +32,8 @@ declare module 'fastify' {
     mail: MailService;
     /** Fleet lists kept while the organisation's fleet has not changed (lib/fleet-answers.ts). */
     fleetAnswers: FleetAnswers;
+    /** The device side: telemetry ingest, and the embedded MQTT broker in the process that runs it. */
+    gateway: Gateway;
   }
 }
 
@@ -38,6 +41,11 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Run the embedded MQTT broker (config.mqttEmbedded) in this process. Every API process serves
+   * the HTTP ingest; only one runs the broker (server.ts: the single process, or the primary).
+   */
+  embeddedBroker?: boolean;
 }
 
 const BRACKETS = /\[|%5b/i;
@@ -46,7 +54,12 @@ const BRACKETS = /\[|%5b/i;
  * The API as a Fastify instance: plugins first, then the domain modules, then the console and the
  * not-found handler. Listening and shutdown belong to server.ts, so tests can `inject` into it.
  */
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger,
+  embeddedBroker = false,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -96,6 +109,16 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(deviceGroupsRoutes);
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
+
+  const gateway = await Gateway.start({
+    database,
+    log: app.log,
+    rawRetentionDays: config.telemetryRawDays,
+    embeddedBroker: embeddedBroker ? config.mqttEmbedded : false,
+  });
+  app.decorate('gateway', gateway);
+  app.addHook('onClose', () => gateway.close());
+  await gateway.registerHttpIngest(app, { access: 'device', csrf: false });
 
   await app.register(consolePlugin, { root: config.consoleDist });
   return app;

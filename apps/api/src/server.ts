@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
+import { Gateway, PortInUseError } from '@kontrol/gateway';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
@@ -43,18 +44,33 @@ async function prepareDatabase(config: Config, database: DatabaseHandle, log: pi
 async function supervise(config: Config) {
   const log = pino({ level: config.logLevel });
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  let gateway: Gateway;
   try {
     await prepareDatabase(config, database, log);
-  } finally {
+    // The embedded MQTT broker runs here, once; every API process serves the HTTP ingest.
+    gateway = await Gateway.start({
+      database,
+      log,
+      rawRetentionDays: config.telemetryRawDays,
+      embeddedBroker: config.mqttEmbedded,
+    });
+  } catch (error) {
     await database.close();
+    throw error;
   }
   let stopping = false;
   let exitCode = 0;
+  const exit = () => {
+    void gateway
+      .close()
+      .then(() => database.close())
+      .finally(() => process.exit(exitCode));
+  };
   const stopAll = () => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {});
     // None running (one died and its replacement is not due yet): nothing to wait for.
-    if (workers.length === 0) process.exit(exitCode);
+    if (workers.length === 0) return exit();
     for (const worker of workers) worker?.process.kill('SIGTERM');
   };
   // Workers run this file, whatever started the primary (scripts/start.mjs builds first).
@@ -75,7 +91,7 @@ async function supervise(config: Config) {
       log.error(`API process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
       setTimeout(start, WORKER_RESTART_DELAY_MS);
     }
-    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) exit();
   });
   process.once('SIGTERM', stopAll);
   process.once('SIGINT', stopAll);
@@ -87,7 +103,7 @@ async function supervise(config: Config) {
 async function serve(config: Config, options: { prepareDatabase: boolean }) {
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
   if (options.prepareDatabase) await prepareDatabase(config, database, pino({ level: config.logLevel }));
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, embeddedBroker: options.prepareDatabase });
 
   app.mail.start();
   const maintenance = setInterval(() => {
@@ -136,7 +152,7 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof PortInUseError) console.error(error.message);
   else console.error('Kontrol failed to start:', error);
   process.exit(1);
 });

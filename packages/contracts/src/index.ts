@@ -7,3 +7,4 @@ export * from './messages.js';
 export * from './pagination.js';
 export * from './places.js';
 export * from './equipment.js';
+export * from './telemetry.js';

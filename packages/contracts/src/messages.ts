@@ -165,6 +165,22 @@ const catalog = {
     ru: 'Изображение больше {max} МБ.',
     en: 'The image is larger than {max} MB.',
   },
+  'telemetry.ts_invalid': {
+    ru: 'Время: число миллисекунд с 1970 года или ISO 8601 с часовым поясом, не раньше 2000 года.',
+    en: 'Use epoch milliseconds or ISO 8601 with a zone, not before 2000.',
+  },
+  'telemetry.too_old': {
+    ru: 'Образец старше срока хранения телеметрии.',
+    en: 'The sample is older than telemetry is kept.',
+  },
+  'telemetry.in_future': {
+    ru: 'Время образца больше чем на 5 минут впереди часов сервера.',
+    en: 'The sample is more than 5 minutes ahead of the server clock.',
+  },
+  'telemetry.not_reported': {
+    ru: 'Обязательно для этого типа оборудования.',
+    en: 'Required for this type of device.',
+  },
   'image.missing': { ru: 'Выберите файл изображения.', en: 'Choose an image file.' },
 } as const satisfies Record<string, Record<Locale, string>>;
 

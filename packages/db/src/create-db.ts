@@ -18,6 +18,13 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /**
+   * The driver under Kysely, for the few hot paths that batch thousands of rows (the telemetry
+   * ingest): better-sqlite3's connection, or the pg pool. Use the SQLite one only inside
+   * `db.connection().execute(…)`, which holds Kysely's single connection, so no Kysely
+   * transaction is open around it.
+   */
+  driver: { dialect: 'sqlite'; sqlite: SQLite.Database } | { dialect: 'postgres'; pool: pg.Pool };
   /** The URL without its password, for logs. */
   safeUrl: string;
   close(): Promise<void>;
@@ -77,6 +84,7 @@ function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    driver: { dialect: 'sqlite', sqlite: database },
     safeUrl: `sqlite:${filename}`,
     close: () => db.destroy(),
   };
@@ -148,6 +156,7 @@ function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
   return {
     db,
     dialect: 'postgres',
+    driver: { dialect: 'postgres', pool },
     safeUrl: url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@'),
     close: () => db.destroy(),
   };

@@ -23,6 +23,11 @@ export interface Database {
   device_groups: DeviceGroupsTable;
   device_group_devices: DeviceGroupDevicesTable;
   device_service_entries: DeviceServiceEntriesTable;
+  telemetry_samples: TelemetrySamplesTable;
+  telemetry_minute: TelemetryRollupTable;
+  telemetry_hour: TelemetryHourTable;
+  device_live: DeviceLiveTable;
+  wash_cycles: WashCyclesTable;
 }
 
 export interface OrganisationsTable {
@@ -179,6 +184,8 @@ export interface DeviceTypesTable {
   wash_interval_hours: number | null;
   program_capacity: number | null;
   position: number;
+  /** Current (A) above which a device of this type counts as working (migration 0004). */
+  idle_current_a: Generated<number>;
 }
 
 export interface DevicesTable {
@@ -200,10 +207,6 @@ export interface DevicesTable {
   /** SHA-256 (hex) of the gateway credential; the secret itself is never stored. */
   credential_hash: string | null;
   credential_issued_at: string | null;
-  /** Filled by the telemetry gateway (issue #5). */
-  last_online_at: string | null;
-  work_start_date: string | null;
-  work_start_time: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -233,4 +236,74 @@ export interface DeviceServiceEntriesTable {
   note: string | null;
   created_by_user_id: number | null;
   created_at: string;
+}
+
+/** One stored sample (migration 0004): `ts` in epoch ms, `state` the index in `DEVICE_STATES`. */
+export interface TelemetrySamplesTable {
+  device_id: number;
+  ts: number;
+  current: number;
+  temperature: number | null;
+  door_open: number | null;
+  state: number;
+  program: string | null;
+  error_code: string | null;
+  core_temperature: number | null;
+  humidity: number | null;
+}
+
+/** A minute (or hour) of one device's samples, `bucket` its first epoch ms. */
+export interface TelemetryRollupTable {
+  device_id: number;
+  bucket: number;
+  samples: number;
+  current_sum: number;
+  current_min: number;
+  current_max: number;
+  temperature_samples: number;
+  temperature_sum: number;
+  temperature_min: number | null;
+  temperature_max: number | null;
+  /** Samples counted as working (state heating/cooking, or current above the type's idle level). */
+  working: number;
+  washing: number;
+  fault: number;
+  door_open: number;
+}
+
+export interface TelemetryHourTable extends TelemetryRollupTable {
+  /** Minutes of the hour with at least one working sample. */
+  working_minutes: number;
+}
+
+/** The latest state of a device, written by the gateway. */
+export interface DeviceLiveTable {
+  device_id: number;
+  last_ts: number | null;
+  /** SPEC `last_online.last_utc`: when the latest sample was received. */
+  last_online_at: string | null;
+  current: number | null;
+  temperature: number | null;
+  door_open: number | null;
+  state: number | null;
+  program: string | null;
+  error_code: string | null;
+  core_temperature: number | null;
+  humidity: number | null;
+  /** SPEC `work_start`: local date (`YYYY-MM-DD`) and time (`HH:MM`) at the device's address. */
+  work_start_date: string | null;
+  work_start_time: string | null;
+  wash_started_ts: number | null;
+  /** The last `status` message, as JSON. */
+  status: string | null;
+  status_at: string | null;
+}
+
+export type WashOutcome = 'completed' | 'aborted';
+
+export interface WashCyclesTable {
+  device_id: number;
+  started_ts: number;
+  ended_ts: number;
+  outcome: WashOutcome;
 }

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildAddress, buildDevice, buildOrganisation, buildRoom } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { useTestApp } from '../test/test-app.js';
@@ -135,17 +135,25 @@ describe('FleetAnswers', () => {
     const app = Fastify();
     let builds = 0;
     app.get('/list', async (request, reply) => {
-      const { org, version, size } = request.query as { org: string; version: string; size?: string };
-      return answers.send(request, reply, user(Number(org), Number(version)), async () => {
-        builds += 1;
-        return { data: 'x'.repeat(Number(size ?? 10)), build: builds };
-      });
+      const { org, version, size, fresh } = request.query as Record<string, string | undefined>;
+      return answers.send(
+        request,
+        reply,
+        user(Number(org), Number(version)),
+        async () => {
+          builds += 1;
+          return { data: 'x'.repeat(Number(size ?? 10)), build: builds };
+        },
+        fresh ? { freshForMs: Number(fresh) } : {},
+      );
     });
     await app.ready();
-    const get = async (org: number, version: number, size = 10) =>
-      (await app.inject({ url: `/list?org=${org}&version=${version}&size=${size}` })).json<{
-        build: number;
-      }>().build;
+    const get = async (org: number, version: number, size = 10, fresh?: number) =>
+      (
+        await app.inject({
+          url: `/list?org=${org}&version=${version}&size=${size}${fresh ? `&fresh=${fresh}` : ''}`,
+        })
+      ).json<{ build: number }>().build;
     return { get, builds: () => builds, close: () => app.close() };
   }
 
@@ -162,6 +170,26 @@ describe('FleetAnswers', () => {
       expect(await h.get(1, 6)).toBe(3);
       expect(answers.size).toBeLessThan(200); // version 5's answer is gone
     } finally {
+      await h.close();
+    }
+  });
+
+  it('keeps an answer with live fields for one window of freshForMs at most, then drops it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answers = new FleetAnswers();
+    const h = await harness(answers);
+    try {
+      vi.setSystemTime(1_000_000);
+      expect(await h.get(1, 1, 10, 15_000)).toBe(1);
+      vi.setSystemTime(1_000_000 + 4_000);
+      expect(await h.get(1, 1, 10, 15_000)).toBe(1); // same window
+      vi.setSystemTime(1_000_000 + 15_000);
+      expect(await h.get(1, 1, 10, 15_000)).toBe(2); // the next window builds it again
+      const kept = answers.size;
+      expect(kept).toBeLessThan(100); // only the newest window's answer is kept
+      expect(await h.get(1, 1, 10, 15_000)).toBe(2);
+    } finally {
+      vi.useRealTimers();
       await h.close();
     }
   });

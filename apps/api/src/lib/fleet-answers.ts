@@ -38,12 +38,18 @@ export class FleetAnswers {
 
   constructor(private readonly maxBytes = FLEET_ANSWERS_MAX_BYTES) {}
 
-  /** Sends the kept answer for this request, or builds it with `build`, serialises it with the route's schema and keeps it. */
+  /**
+   * Sends the kept answer for this request, or builds it with `build`, serialises it with the
+   * route's schema and keeps it. `freshForMs`: the answer also holds what changes without the
+   * fleet version moving (the gateway's `last_online` and `work_start` of devices), so it is kept
+   * for that long at most: one answer per window of that length.
+   */
   async send(
     request: FastifyRequest,
     reply: FastifyReply,
     user: CurrentUser,
     build: () => Promise<unknown>,
+    options: { freshForMs?: number } = {},
   ): Promise<FastifyReply> {
     const { organisationId, fleetVersion } = user;
     const known = this.versions.get(organisationId);
@@ -53,7 +59,9 @@ export class FleetAnswers {
     if (known !== undefined && fleetVersion > known) this.forget(organisationId);
     this.versions.set(organisationId, fleetVersion);
 
-    const key = `${organisationId}\u0000${fleetVersion}\u0000${request.protocol}://${request.host}${request.url}`;
+    const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
+    const address = `${request.protocol}://${request.host}${request.url}`;
+    const key = `${organisationId}\u0000${fleetVersion}\u0000${window}\u0000${address}`;
     let entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key); // most recently used last
@@ -62,7 +70,13 @@ export class FleetAnswers {
       const json = Buffer.from(reply.serialize(await build()) as string);
       entry = { json, encoded: {}, bytes: json.length, kept: false };
       // Kept unless a newer version was seen while this one was being built.
-      if (this.versions.get(organisationId) === fleetVersion) this.remember(key, entry);
+      if (this.versions.get(organisationId) === fleetVersion) {
+        this.remember(key, entry);
+        // The same answer of the window before is out of date now.
+        const previousKey = `${organisationId}\u0000${fleetVersion}\u0000${window - 1}\u0000${address}`;
+        const previous = window > 0 ? this.entries.get(previousKey) : undefined;
+        if (previous) this.drop(previousKey, previous);
+      }
     }
     return this.reply(request, reply, entry);
   }

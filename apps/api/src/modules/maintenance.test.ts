@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../lib/crypto.js';
-import { buildOrganisation } from '../test/builders.js';
+import { buildOrganisation, buildSmartDevice } from '../test/builders.js';
+import { deleteDevice } from './devices/devices.service.js';
 import { useTestApp } from '../test/test-app.js';
 import { purgeExpired } from './maintenance.js';
 
@@ -67,5 +68,65 @@ describe('purgeExpired', () => {
       .where('key', 'in', ['old', 'live'])
       .execute();
     expect(limits.map((r) => r.key)).toEqual(['live']);
+  });
+});
+
+describe('telemetry retention', () => {
+  it('deletes raw samples past TELEMETRY_RAW_DAYS and minute rollups past TELEMETRY_MINUTE_DAYS, keeping hours', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const now = Date.now();
+    const day = 86_400_000;
+    const row = (ts: number) => ({ device_id: device.id, ts, current: 1, state: 1 });
+    await t.db
+      .insertInto('telemetry_samples')
+      .values([row(now - 91 * day), row(now - 89 * day), row(now - day)])
+      .execute();
+    const rollup = (bucket: number) => ({
+      device_id: device.id,
+      bucket,
+      samples: 1,
+      current_sum: 1,
+      current_min: 1,
+      current_max: 1,
+      temperature_samples: 0,
+      temperature_sum: 0,
+      working: 0,
+      washing: 0,
+      fault: 0,
+      door_open: 0,
+    });
+    await t.db
+      .insertInto('telemetry_minute')
+      .values([rollup(now - 401 * day), rollup(now - 10 * day)])
+      .execute();
+    await t.db
+      .insertInto('telemetry_hour')
+      .values([{ ...rollup(now - 800 * day), working_minutes: 0 }])
+      .execute();
+
+    await purgeExpired(t.app, now);
+
+    const left = async (table: 'telemetry_samples' | 'telemetry_minute' | 'telemetry_hour') =>
+      (await t.db.selectFrom(table).select('device_id').where('device_id', '=', device.id).execute()).length;
+    expect(await left('telemetry_samples')).toBe(2);
+    expect(await left('telemetry_minute')).toBe(1);
+    expect(await left('telemetry_hour')).toBe(1);
+  });
+
+  it('deletes a device with its samples and rollups', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    await t.db
+      .insertInto('telemetry_samples')
+      .values({ device_id: device.id, ts: Date.now(), current: 1, state: 1 })
+      .execute();
+    await deleteDevice(t.db, org.organisationId, device.id);
+    const samples = await t.db
+      .selectFrom('telemetry_samples')
+      .select('ts')
+      .where('device_id', '=', device.id)
+      .execute();
+    expect(samples).toEqual([]);
   });
 });

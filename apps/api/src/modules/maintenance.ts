@@ -1,12 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { nowIso } from '../lib/time.js';
 import { purgeExpiredSessions } from './auth/sessions.repository.js';
 import { purgeExpiredTokens } from './auth/tokens.repository.js';
+import { purgeOldTelemetry } from './telemetry/telemetry.repository.js';
 
-/** Removes expired sessions, tokens and rate-limit windows. Idempotent; any instance may run it. */
-export async function purgeExpired(app: FastifyInstance) {
-  const now = nowIso();
-  await purgeExpiredSessions(app.db, now);
-  await purgeExpiredTokens(app.db, now);
+const DAY_MS = 86_400_000;
+
+/**
+ * Removes expired sessions, tokens and rate-limit windows, and telemetry past its retention
+ * (TELEMETRY_RAW_DAYS, TELEMETRY_MINUTE_DAYS). Idempotent; any instance may run it.
+ */
+export async function purgeExpired(app: FastifyInstance, now = Date.now()) {
+  const iso = new Date(now).toISOString();
+  await purgeExpiredSessions(app.db, iso);
+  await purgeExpiredTokens(app.db, iso);
   await app.rateLimiter.purgeExpired();
+  await purgeOldTelemetry(app.db, {
+    rawBefore: now - app.config.telemetryRawDays * DAY_MS,
+    minuteBefore: now - app.config.telemetryMinuteDays * DAY_MS,
+  });
 }

@@ -17,9 +17,11 @@ import { readSession, readSessionWithUser, startSession, verifyCsrf } from './se
  * What a route needs, declared on every API route as `config: {access}`:
  * - `'public'`: anyone (CSRF still applies to state-changing methods);
  * - `'user'`: any signed-in user;
- * - a module slug: a signed-in user whose access role holds that module (SPEC §6).
+ * - a module slug: a signed-in user whose access role holds that module (SPEC §6);
+ * - `'device'`: a device's gateway credential, which the route itself checks (telemetry ingest);
+ *   no user or session is looked up and no CSRF applies.
  */
-export type Access = 'public' | 'user' | ModuleSlug;
+export type Access = 'public' | 'user' | 'device' | ModuleSlug;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -124,7 +126,7 @@ export const authPlugin = fp(
       request.locale = pickLocale(request.headers['accept-language']);
       const config = request.routeOptions.config; // a getter that builds an object: read once
       const access = config.access;
-      if (!access) return;
+      if (!access || access === 'device') return;
 
       const token = bearerToken(request);
       if (token) await identifyByToken(request, reply, token);

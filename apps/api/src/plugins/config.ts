@@ -32,6 +32,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Kontrol <no-reply@kontrol.local>'),
   CONSOLE_DIST: z.string().optional(),
   UPLOADS_DIR: z.string().min(1).optional(),
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://')
+    .optional(),
+  MQTT_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(1883),
+  MQTT_HOST: z.string().min(1).optional(),
+  TELEMETRY_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  TELEMETRY_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
 
 export interface Config {
@@ -56,6 +64,16 @@ export interface Config {
   consoleDist: string;
   /** Absolute folder of uploaded files (address images); created on the first upload. */
   uploadsDir: string;
+  /**
+   * Device connectivity (docs/device-protocol.md): the embedded broker's address, or false when
+   * MQTT_URL names an external broker or MQTT_PORT is `off`.
+   */
+  mqttEmbedded: { host: string; port: number; required: boolean } | false;
+  mqttUrl: string | undefined;
+  /** Days raw telemetry samples are kept (rollups are kept longer). */
+  telemetryRawDays: number;
+  /** Days minute rollups are kept; hour rollups are kept for good. */
+  telemetryMinuteDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +104,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     consoleDist: e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../console/dist', import.meta.url)),
     uploadsDir: resolve(e.UPLOADS_DIR ?? defaultUploadsDir(e.DATABASE_URL)),
+    mqttEmbedded:
+      e.MQTT_URL || e.MQTT_PORT === 'off'
+        ? false
+        : // A port set on purpose must be free; the default one may be another broker's (docs/operations.md).
+          {
+            host: e.MQTT_HOST ?? e.HOST,
+            port: e.MQTT_PORT,
+            required: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '',
+          },
+    mqttUrl: e.MQTT_URL,
+    telemetryRawDays: e.TELEMETRY_RAW_DAYS,
+    telemetryMinuteDays: e.TELEMETRY_MINUTE_DAYS,
   };
 }
 

@@ -1,10 +1,11 @@
 import { DEFAULT_TIME_ZONE, DEFAULT_WORK_TIME, type ModuleSlug } from '@kontrol/contracts';
-import type { Database, DevicesTable } from '@kontrol/db';
+import type { Database, DeviceLiveTable, DevicesTable } from '@kontrol/db';
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import { insertRole } from '../modules/acl/acl.repository.js';
 import { createOrganisationWithAdmin } from '../modules/organisations/organisations.service.js';
 import { createUser } from '../modules/users/users.service.js';
+import { sha256 } from '../lib/crypto.js';
 
 export interface BuiltUser {
   id: number;
@@ -112,6 +113,11 @@ export async function buildRoom(
   return { id: row.id, addressId, organisationId };
 }
 
+/** What the gateway keeps about a device (`device_live`), for tests that need it written. */
+type DeviceLiveOptions = Partial<
+  Pick<Insertable<DeviceLiveTable>, 'last_online_at' | 'work_start_date' | 'work_start_time'>
+>;
+
 /**
  * A device of the organisation inserted directly (no credential is issued: use the API for that),
  * in `roomId` or in a new room; a combi oven unless `typeId` says otherwise.
@@ -119,8 +125,9 @@ export async function buildRoom(
 export async function buildDevice(
   db: Kysely<Database>,
   organisationId: number,
-  options: Partial<Omit<Insertable<DevicesTable>, 'organisation_id'>> = {},
+  options: Partial<Omit<Insertable<DevicesTable>, 'organisation_id'>> & DeviceLiveOptions = {},
 ) {
+  const { last_online_at, work_start_date, work_start_time, ...deviceOptions } = options;
   const roomId = options.room_id ?? (await buildRoom(db, organisationId)).id;
   const type =
     options.type_id ??
@@ -138,12 +145,55 @@ export async function buildDevice(
       name: `Device ${unique()}`,
       created_at: now,
       updated_at: now,
-      ...options,
+      ...deviceOptions,
       organisation_id: organisationId,
       room_id: roomId,
       type_id: type,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (last_online_at !== undefined || work_start_date !== undefined || work_start_time !== undefined) {
+    await db
+      .insertInto('device_live')
+      .values({ device_id: row.id, last_online_at, work_start_date, work_start_time })
+      .execute();
+  }
   return { id: row.id, roomId, typeId: type, organisationId };
+}
+
+let smartCounter = 0;
+
+/**
+ * A smart device with a controller id and a gateway credential (the secret is returned, as the API
+ * shows it once), of the given type slug, in `roomId` or a new room and address (`timeZone`).
+ */
+export async function buildSmartDevice(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: { roomId?: number; typeSlug?: string; timeZone?: string; controllerId?: string } = {},
+) {
+  const roomId =
+    options.roomId ??
+    (
+      await buildRoom(db, organisationId, {
+        addressId: (await buildAddress(db, organisationId, { timeZone: options.timeZone })).id,
+      })
+    ).id;
+  const type = await db
+    .selectFrom('device_types')
+    .select('id')
+    .where('slug', '=', options.typeSlug ?? 'combi_oven')
+    .executeTakeFirstOrThrow();
+  smartCounter += 1;
+  const controllerId =
+    options.controllerId ?? `ctl-${process.pid}-${Date.now().toString(36)}-${smartCounter}`;
+  const credential = `kdc_test_${randomBytes(16).toString('hex')}`;
+  const device = await buildDevice(db, organisationId, {
+    room_id: roomId,
+    type_id: type.id,
+    controller_id: controllerId,
+    credential_hash: sha256(credential),
+    credential_issued_at: new Date().toISOString(),
+  });
+  return { ...device, controllerId, credential };
 }

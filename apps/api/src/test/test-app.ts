@@ -15,7 +15,10 @@ export interface TestApp {
 }
 
 /** The real API on a real, empty, migrated database of its own; nothing is mocked. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { embeddedBroker?: boolean } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -24,9 +27,17 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     APP_URL: 'http://kontrol.test',
     CONSOLE_DIST: '/nonexistent',
     DATABASE_URL: database.url,
+    // The embedded MQTT broker, when a test asks for it, on a free port of its own.
+    MQTT_PORT: '0',
+    MQTT_HOST: '127.0.0.1',
     ...env,
   });
-  const app = await buildApp({ config, database: database.handle, logger: false });
+  const app = await buildApp({
+    config,
+    database: database.handle,
+    logger: false,
+    embeddedBroker: options.embeddedBroker ?? false,
+  });
   await app.ready();
   return {
     app,
@@ -58,6 +69,8 @@ export interface UseTestAppOptions {
   smtp?: boolean;
   /** More environment for the app's configuration (see {@link buildTestApp}). */
   env?: Record<string, string>;
+  /** Run the embedded MQTT broker (on a free port: `app.gateway.broker.port`). */
+  embeddedBroker?: boolean;
 }
 
 /**
@@ -76,7 +89,10 @@ export function useTestApp(
   beforeAll(async () => {
     const smtp = options.smtp ? await startSmtpServer() : undefined;
     try {
-      const built = await buildTestApp({ ...options.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) });
+      const built = await buildTestApp(
+        { ...options.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) },
+        { embeddedBroker: options.embeddedBroker },
+      );
       running = { built, smtp };
     } catch (error) {
       await smtp?.close();

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001-foundation.js';
 import * as placesAndEquipment from './0002-places-and-equipment.js';
 import * as fleetVersion from './0003-fleet-version.js';
+import * as telemetry from './0004-telemetry.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-places-and-equipment': placesAndEquipment,
   '0003-fleet-version': fleetVersion,
+  '0004-telemetry': telemetry,
 };

@@ -173,9 +173,6 @@ export async function seedFleet(
         notes: null,
         credential_hash: null,
         credential_issued_at: null,
-        last_online_at: null,
-        work_start_date: null,
-        work_start_time: null,
         created_at: now,
         updated_at: now,
       };

@@ -16,37 +16,42 @@ import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
  * 0.3 ms without it). PostgreSQL runs it as an index lookup per row, as it would the join.
  */
 export function devicesQuery(db: Kysely<Database>, organisationId: number) {
-  return db
-    .selectFrom('devices')
-    .select((eb) => [
-      'devices.id',
-      'devices.name',
-      'devices.type_id',
-      'devices.room_id',
-      eb
-        .selectFrom('rooms')
-        .select('rooms.address_id')
-        .whereRef('rooms.id', '=', 'devices.room_id')
-        .$asScalar()
-        .$notNull()
-        .as('address_id'),
-      'devices.serial_number',
-      'devices.controller_id',
-      'devices.template_id',
-      'devices.shift_start',
-      'devices.wash_interval_hours',
-      'devices.service_interval_days',
-      'devices.next_service_date',
-      'devices.notes',
-      'devices.last_online_at',
-      'devices.work_start_date',
-      'devices.work_start_time',
-      'devices.credential_issued_at',
-      'devices.created_at',
-      'devices.updated_at',
-      eb.case().when('devices.credential_hash', 'is', null).then(0).else(1).end().as('has_credential'),
-    ])
-    .where('devices.organisation_id', '=', organisationId);
+  return (
+    db
+      .selectFrom('devices')
+      // What the gateway keeps about the device (last online, work start). A left join on its key:
+      // both engines drop it from a count that reads nothing of it.
+      .leftJoin('device_live', 'device_live.device_id', 'devices.id')
+      .select((eb) => [
+        'devices.id',
+        'devices.name',
+        'devices.type_id',
+        'devices.room_id',
+        eb
+          .selectFrom('rooms')
+          .select('rooms.address_id')
+          .whereRef('rooms.id', '=', 'devices.room_id')
+          .$asScalar()
+          .$notNull()
+          .as('address_id'),
+        'devices.serial_number',
+        'devices.controller_id',
+        'devices.template_id',
+        'devices.shift_start',
+        'devices.wash_interval_hours',
+        'devices.service_interval_days',
+        'devices.next_service_date',
+        'devices.notes',
+        'device_live.last_online_at',
+        'device_live.work_start_date',
+        'device_live.work_start_time',
+        'devices.credential_issued_at',
+        'devices.created_at',
+        'devices.updated_at',
+        eb.case().when('devices.credential_hash', 'is', null).then(0).else(1).end().as('has_credential'),
+      ])
+      .where('devices.organisation_id', '=', organisationId)
+  );
 }
 export type DevicesQuery = ReturnType<typeof devicesQuery>;
 export type DeviceRow = Awaited<ReturnType<DevicesQuery['executeTakeFirstOrThrow']>>;
@@ -96,7 +101,7 @@ const SORT_COLUMNS = {
   name: { column: 'devices.name', nullable: false },
   created_at: { column: 'devices.created_at', nullable: false },
   next_service_date: { column: 'devices.next_service_date', nullable: true },
-  last_online: { column: 'devices.last_online_at', nullable: true },
+  last_online: { column: 'device_live.last_online_at', nullable: true },
 } as const satisfies Record<DeviceSortField, { column: string; nullable: boolean }>;
 
 /**

@@ -21,6 +21,12 @@ import {
   updateDevice,
 } from './devices.service.js';
 
+/**
+ * Device lists carry what the gateway writes all the time (`last_online`, `work_start`), which
+ * does not move the fleet version: a kept list is answered for at most this long.
+ */
+export const LIVE_FIELDS_FRESH_MS = 15_000;
+
 const tags = ['devices'];
 /**
  * Ids are digits only, so that other paths under /api/devices/ (types, client/groups, and the
@@ -50,11 +56,17 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.fleetAnswers.send(request, reply, user, async () => {
-        const { page, per_page: perPage, ...params } = request.query;
-        const query = devicesListQuery(app.db, user.organisationId, params);
-        return listOrPage(request, query, { page, per_page: perPage }, toDevice);
-      });
+      return app.fleetAnswers.send(
+        request,
+        reply,
+        user,
+        async () => {
+          const { page, per_page: perPage, ...params } = request.query;
+          const query = devicesListQuery(app.db, user.organisationId, params);
+          return listOrPage(request, query, { page, per_page: perPage }, toDevice);
+        },
+        { freshForMs: LIVE_FIELDS_FRESH_MS },
+      );
     },
   });
 

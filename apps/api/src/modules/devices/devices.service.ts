@@ -14,6 +14,7 @@ import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
 import { deviceTypeExists } from '../device-types/device-types.repository.js';
+import { deleteDeviceTelemetry } from '../telemetry/telemetry.repository.js';
 import { toDevice } from './devices.presenter.js';
 import {
   controllerIdTaken,
@@ -252,8 +253,12 @@ export async function rotateDeviceCredential(
   return presentDevice(db, organisationId, deviceId, credential.secret);
 }
 
+/** Deletes a device with its telemetry (samples and rollups have no foreign key to cascade). */
 export async function deleteDevice(db: Kysely<Database>, organisationId: number, deviceId: number) {
-  if (!(await deleteDeviceRow(db, organisationId, deviceId))) throw notFound();
+  await db.transaction().execute(async (trx) => {
+    if (!(await deleteDeviceRow(trx, organisationId, deviceId))) throw notFound();
+    await deleteDeviceTelemetry(trx, deviceId);
+  });
 }
 
 /** Compared against when no device matches, so a miss costs the same as a wrong secret. */

@@ -1,0 +1,92 @@
+import { MAX_SAMPLES_PER_MESSAGE, type IngestResult } from '@kontrol/contracts';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DeviceDirectory } from '../devices/device-directory.js';
+import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
+import { MessageShapeError, checkSamples, messageItems } from '../ingest/samples.js';
+
+export const INGEST_PATH = '/api/ingest/v1/telemetry';
+/** A full message of 10 000 samples with every optional field is about 2 MB of JSON. */
+const BODY_LIMIT = 4 * 1024 * 1024;
+const RETRY_AFTER_S = 2;
+
+export interface IngestRoutesOptions {
+  pipeline: IngestPipeline;
+  directory: DeviceDirectory;
+  rawRetentionMs: number;
+  /** The route's `config` (the API declares `{access: 'device', csrf: false}`). */
+  routeConfig?: FastifyContextConfig;
+  /** Told of every message: stored, duplicate and rejected samples (metrics). */
+  onMessage?: (counts: { accepted: number; duplicates: number; rejected: number }) => void;
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return undefined;
+  const token = header.slice('Bearer '.length).trim();
+  return token.length > 0 && token.length <= 256 ? token : undefined;
+}
+
+function refuse(reply: FastifyReply, status: number, message: string, extra: object = {}) {
+  return reply.code(status).send({ message, ...extra });
+}
+
+/**
+ * `POST /api/ingest/v1/telemetry` (docs/device-protocol.md, "HTTP"): `Authorization: Bearer
+ * <device credential>`, a sample or an array of them. 202 once the valid samples are committed,
+ * with what was stored, already stored, and rejected (index and reasons); 422 when none is valid;
+ * 401 for a missing or unknown credential; 503 with Retry-After while the store is overloaded.
+ * The answers are written here rather than thrown, so the route behaves the same inside the API
+ * and in a gateway process of its own.
+ */
+export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOptions) {
+  app.post(
+    INGEST_PATH,
+    { bodyLimit: BODY_LIMIT, config: options.routeConfig ?? {} },
+    async (request, reply) => {
+      const secret = bearer(request);
+      const device = secret ? await options.directory.byCredential(secret) : undefined;
+      if (!device) {
+        reply.header('www-authenticate', 'Bearer');
+        return refuse(reply, 401, 'Unknown or missing device credential.');
+      }
+      let items: unknown[];
+      try {
+        items = messageItems(request.body);
+      } catch (error) {
+        if (!(error instanceof MessageShapeError)) throw error;
+        return refuse(reply, 422, error.message, {
+          errors: {
+            _: [error.reason === 'too_many' ? `At most ${MAX_SAMPLES_PER_MESSAGE} samples.` : error.message],
+          },
+        });
+      }
+      const { valid, rejected } = checkSamples(items, device, {
+        now: Date.now(),
+        rawRetentionMs: options.rawRetentionMs,
+      });
+      if (valid.length === 0) {
+        const errors: Record<string, string[]> = {};
+        for (const sample of rejected)
+          for (const [field, messages] of Object.entries(sample.errors))
+            errors[`${sample.index}.${field}`] = messages;
+        options.onMessage?.({ accepted: 0, duplicates: 0, rejected: rejected.length });
+        return refuse(reply, 422, items.length === 0 ? 'No samples.' : 'No valid sample.', {
+          errors,
+          rejected,
+        });
+      }
+      try {
+        const stored = await options.pipeline.submit(device, valid);
+        options.onMessage?.({ ...stored, rejected: rejected.length });
+        const result: IngestResult = { ...stored, rejected };
+        return reply.code(202).send({ data: result });
+      } catch (error) {
+        if (error instanceof PipelineBusyError || error instanceof PipelineClosedError) {
+          reply.header('retry-after', String(RETRY_AFTER_S));
+          return refuse(reply, 503, error.message);
+        }
+        throw error;
+      }
+    },
+  );
+}

@@ -1,0 +1,6 @@
+export { Gateway, type GatewayOptions } from './gateway.js';
+export { DeviceDirectory, credentialHash, type GatewayDevice } from './devices/device-directory.js';
+export { IngestPipeline, type IngestOutcome } from './ingest/pipeline.js';
+export { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
+export { INGEST_PATH } from './http/ingest-routes.js';
+export type { GatewayStats } from './stats.js';

@@ -1,0 +1,35 @@
+/** Counters of the gateway since it started (logged now and then; `/metrics` comes with issue #10). */
+export interface GatewayStats {
+  connectedDevices: number;
+  refusedConnections: number;
+  mqttMessages: number;
+  httpMessages: number;
+  acceptedSamples: number;
+  duplicateSamples: number;
+  rejectedSamples: number;
+  /** Messages that were not samples at all (not JSON, not an object or array). */
+  rejectedMessages: number;
+  /** Publishes to a topic the device may not use: acknowledged and dropped. */
+  droppedPublishes: number;
+  deniedSubscriptions: number;
+  batches: number;
+  /** Longest batch commit so far (ms). */
+  slowestBatchMs: number;
+}
+
+export function emptyStats(): GatewayStats {
+  return {
+    connectedDevices: 0,
+    refusedConnections: 0,
+    mqttMessages: 0,
+    httpMessages: 0,
+    acceptedSamples: 0,
+    duplicateSamples: 0,
+    rejectedSamples: 0,
+    rejectedMessages: 0,
+    droppedPublishes: 0,
+    deniedSubscriptions: 0,
+    batches: 0,
+    slowestBatchMs: 0,
+  };
+}
