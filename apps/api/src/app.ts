@@ -24,7 +24,7 @@ import { securityPlugin } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { validatorCompiler } from './plugins/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
-import { Gateway } from '@kontrol/gateway';
+import { Gateway, type GatewayMqtt } from '@kontrol/gateway';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,10 +42,12 @@ export interface AppOptions {
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
   /**
-   * Run the embedded MQTT broker (config.mqttEmbedded) in this process. Every API process serves
-   * the HTTP ingest; only one runs the broker (server.ts: the single process, or the primary).
+   * Run the MQTT side in this process: the embedded broker (config.mqttEmbedded), or the external
+   * broker's subscriptions (config.mqttUrl). Every API process serves the HTTP ingest and keeps
+   * device accounts; only one process per machine runs this (server.ts: the single process, or
+   * the cluster's primary).
    */
-  embeddedBroker?: boolean;
+  runsMqtt?: boolean;
 }
 
 const BRACKETS = /\[|%5b/i;
@@ -58,7 +60,7 @@ export async function buildApp({
   config,
   database,
   logger,
-  embeddedBroker = false,
+  runsMqtt = false,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -114,7 +116,7 @@ export async function buildApp({
     database,
     log: app.log,
     rawRetentionDays: config.telemetryRawDays,
-    embeddedBroker: embeddedBroker ? config.mqttEmbedded : false,
+    mqtt: gatewayMqtt(config, runsMqtt),
   });
   app.decorate('gateway', gateway);
   app.addHook('onClose', () => gateway.close());
@@ -122,4 +124,12 @@ export async function buildApp({
 
   await app.register(consolePlugin, { root: config.consoleDist });
   return app;
+}
+
+/** The MQTT side of a process's gateway (see {@link AppOptions.runsMqtt}). */
+export function gatewayMqtt(config: Config, runsMqtt: boolean): GatewayMqtt {
+  if (config.mqttUrl)
+    return { mode: 'external', url: config.mqttUrl, consume: runsMqtt, clientIdBase: config.mqttClientId };
+  if (runsMqtt && config.mqttEmbedded) return { mode: 'embedded', ...config.mqttEmbedded };
+  return false;
 }

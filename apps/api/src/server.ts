@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
 import { Gateway, PortInUseError } from '@kontrol/gateway';
 import pino from 'pino';
-import { buildApp } from './app.js';
+import { buildApp, gatewayMqtt } from './app.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { purgeExpired } from './modules/maintenance.js';
 import { ConfigError, loadConfig, type Config } from './plugins/config.js';
@@ -47,12 +47,12 @@ async function supervise(config: Config) {
   let gateway: Gateway;
   try {
     await prepareDatabase(config, database, log);
-    // The embedded MQTT broker runs here, once; every API process serves the HTTP ingest.
+    // The MQTT side runs here, once; every API process serves the HTTP ingest.
     gateway = await Gateway.start({
       database,
       log,
       rawRetentionDays: config.telemetryRawDays,
-      embeddedBroker: config.mqttEmbedded,
+      mqtt: gatewayMqtt(config, true),
     });
   } catch (error) {
     await database.close();
@@ -103,7 +103,7 @@ async function supervise(config: Config) {
 async function serve(config: Config, options: { prepareDatabase: boolean }) {
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
   if (options.prepareDatabase) await prepareDatabase(config, database, pino({ level: config.logLevel }));
-  const app = await buildApp({ config, database, embeddedBroker: options.prepareDatabase });
+  const app = await buildApp({ config, database, runsMqtt: options.prepareDatabase });
 
   app.mail.start();
   const maintenance = setInterval(() => {

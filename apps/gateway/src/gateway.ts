@@ -2,39 +2,73 @@ import type { DatabaseHandle } from '@kontrol/db';
 import type { FastifyBaseLogger as Logger, FastifyContextConfig, FastifyInstance } from 'fastify';
 import { DeviceDirectory, type GatewayDevice } from './devices/device-directory.js';
 import { ingestRoutes } from './http/ingest-routes.js';
-import { IngestPipeline } from './ingest/pipeline.js';
 import { createTelemetryStore } from './ingest/create-store.js';
+import { IngestPipeline } from './ingest/pipeline.js';
+import { DynamicSecurity } from './mqtt/dynamic-security.js';
 import { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
+import { ExternalBroker } from './mqtt/external-broker.js';
 import { emptyStats, type GatewayStats } from './stats.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Where devices' MQTT goes:
+ * - `embedded`: this process runs the aedes broker on `host:port`. When the port is taken,
+ *   `required` makes that an error; otherwise the gateway goes on without MQTT and says so (the
+ *   default port may be another broker's).
+ * - `external`: a Mosquitto 2 broker at `url`. Every process keeps device accounts there (dynamic
+ *   security); with `consume`, this process also takes telemetry from it (shared subscription).
+ * - false: no MQTT (HTTP ingest only).
+ */
+export type GatewayMqtt =
+  | { mode: 'embedded'; host: string; port: number; required?: boolean }
+  | { mode: 'external'; url: string; consume: boolean; clientIdBase: string; connections?: number }
+  | false;
 
 export interface GatewayOptions {
   database: DatabaseHandle;
   log: Logger;
   /** Raw samples are kept this many days (TELEMETRY_RAW_DAYS); older ones are refused. */
   rawRetentionDays: number;
-  /**
-   * The embedded broker's address, or false for none (HTTP ingest only, or an API process). When
-   * its port is taken, `required` makes that an error; otherwise the gateway goes on without MQTT
-   * and says so in the log (the default port may be another broker's).
-   */
-  embeddedBroker: { port: number; host: string; required?: boolean } | false;
+  mqtt: GatewayMqtt;
   batch?: { maxSamples?: number; maxDelayMs?: number };
-  /** How often connected devices' credentials are checked again. */
+  /** How often the embedded broker checks connected devices' credentials again. */
   revalidateMs?: number;
 }
 
 /**
+ * Device accounts in the broker. The embedded broker reads credentials from the database, so it
+ * needs none; an external one is told of every credential issued and every device removed, inside
+ * the transaction that changes the device (a broker that cannot be told makes the change fail).
+ */
+export interface DeviceAccounts {
+  /** An external broker cannot rename an account without its secret: a new controller id needs a new credential. */
+  readonly renameNeedsNewCredential: boolean;
+  issued(controllerId: string, secret: string): Promise<void>;
+  removed(controllerId: string): Promise<void>;
+}
+
+const NO_ACCOUNTS: DeviceAccounts = {
+  renameNeedsNewCredential: false,
+  issued: async () => undefined,
+  removed: async () => undefined,
+};
+
+/**
  * The device side of Kontrol (docs/telemetry.md): the device directory, the ingest pipeline with
- * its group commit, the embedded MQTT broker when asked for, and the HTTP ingest route for a
- * Fastify instance (the API's in `npm start`, or a gateway process's own).
+ * its group commit, the MQTT side (embedded broker or external one) and the HTTP ingest route for
+ * a Fastify instance (the API's in `npm start`, or a gateway process's own).
  */
 export class Gateway {
   readonly directory: DeviceDirectory;
   readonly pipeline: IngestPipeline;
   readonly stats: GatewayStats = emptyStats();
+  /** The embedded broker, when this process runs it. */
   broker: EmbeddedBroker | undefined;
+  /** The external broker's subscriptions, when this process takes telemetry from it. */
+  external: ExternalBroker | undefined;
+  accounts: DeviceAccounts = NO_ACCOUNTS;
+  private dynamicSecurity: DynamicSecurity | undefined;
   private readonly rawRetentionMs: number;
 
   private constructor(private readonly options: GatewayOptions) {
@@ -53,27 +87,21 @@ export class Gateway {
 
   static async start(options: GatewayOptions): Promise<Gateway> {
     const gateway = new Gateway(options);
-    const address = options.embeddedBroker;
-    if (address) {
-      try {
-        gateway.broker = await EmbeddedBroker.start({
-          host: address.host,
-          port: address.port,
-          directory: gateway.directory,
-          pipeline: gateway.pipeline,
-          rawRetentionMs: gateway.rawRetentionMs,
-          stats: gateway.stats,
-          log: options.log,
-          saveStatus: (device, status) => gateway.saveStatus(device, status),
-          revalidateMs: options.revalidateMs,
-        });
-        options.log.info(`MQTT broker (embedded) listening on ${address.host}:${gateway.broker.port}`);
-      } catch (error) {
-        if (!(error instanceof PortInUseError) || address.required) throw error;
-        options.log.error(`${error.message} Devices can still send telemetry over HTTP.`);
-      }
+    try {
+      if (options.mqtt && options.mqtt.mode === 'embedded') await gateway.startEmbedded(options.mqtt);
+      if (options.mqtt && options.mqtt.mode === 'external') await gateway.startExternal(options.mqtt);
+    } catch (error) {
+      await gateway.close();
+      throw error;
     }
     return gateway;
+  }
+
+  /** Sends a command to a device over MQTT; false when no broker can take it now. */
+  async publishCommand(controllerId: string, command: unknown): Promise<boolean> {
+    if (this.broker) return this.broker.publishCommand(controllerId, command);
+    if (this.external) return this.external.publishCommand(controllerId, command);
+    return false;
   }
 
   /** Registers `POST /api/ingest/v1/telemetry` on a Fastify instance. */
@@ -92,10 +120,59 @@ export class Gateway {
     });
   }
 
-  /** Stops the broker, then writes what is waiting. */
+  /** Stops taking messages, then writes what is waiting. */
   async close(): Promise<void> {
     await this.broker?.close();
+    await this.external?.close();
+    await this.dynamicSecurity?.close();
     await this.pipeline.close();
+  }
+
+  private async startEmbedded(address: { host: string; port: number; required?: boolean }) {
+    const { log } = this.options;
+    try {
+      this.broker = await EmbeddedBroker.start({
+        host: address.host,
+        port: address.port,
+        directory: this.directory,
+        pipeline: this.pipeline,
+        rawRetentionMs: this.rawRetentionMs,
+        stats: this.stats,
+        log,
+        saveStatus: (device, status) => this.saveStatus(device, status),
+        revalidateMs: this.options.revalidateMs,
+      });
+      log.info(`MQTT broker (embedded) listening on ${address.host}:${this.broker.port}`);
+    } catch (error) {
+      if (!(error instanceof PortInUseError) || address.required) throw error;
+      log.error(`${error.message} Devices can still send telemetry over HTTP.`);
+    }
+  }
+
+  private async startExternal(external: Extract<GatewayMqtt, { mode: 'external' }>) {
+    const dynamicSecurity = await DynamicSecurity.connect(
+      external.url,
+      `${external.clientIdBase}-accounts-${process.pid}`,
+    );
+    this.dynamicSecurity = dynamicSecurity;
+    this.accounts = {
+      renameNeedsNewCredential: true,
+      issued: (controllerId, secret) => dynamicSecurity.createDevice(controllerId, secret),
+      removed: (controllerId) => dynamicSecurity.deleteDevice(controllerId),
+    };
+    if (!external.consume) return;
+    this.external = await ExternalBroker.start({
+      url: external.url,
+      clientIdBase: external.clientIdBase,
+      connections: external.connections ?? 8,
+      directory: this.directory,
+      pipeline: this.pipeline,
+      rawRetentionMs: this.rawRetentionMs,
+      stats: this.stats,
+      log: this.options.log,
+      saveStatus: (device, status) => this.saveStatus(device, status),
+    });
+    this.options.log.info(`MQTT: taking telemetry from ${new URL(external.url).host} (shared subscription)`);
   }
 
   private async saveStatus(device: GatewayDevice, status: string) {

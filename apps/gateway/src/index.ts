@@ -1,6 +1,8 @@
-export { Gateway, type GatewayOptions } from './gateway.js';
+export { Gateway, type DeviceAccounts, type GatewayMqtt, type GatewayOptions } from './gateway.js';
 export { DeviceDirectory, credentialHash, type GatewayDevice } from './devices/device-directory.js';
 export { IngestPipeline, type IngestOutcome } from './ingest/pipeline.js';
 export { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
+export { ExternalBroker, SHARE_GROUP } from './mqtt/external-broker.js';
+export { BrokerAccountsError, DynamicSecurity, deviceRoleName } from './mqtt/dynamic-security.js';
 export { INGEST_PATH } from './http/ingest-routes.js';
 export type { GatewayStats } from './stats.js';

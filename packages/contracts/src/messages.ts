@@ -165,6 +165,10 @@ const catalog = {
     ru: 'Изображение больше {max} МБ.',
     en: 'The image is larger than {max} MB.',
   },
+  'mqtt.broker_unavailable': {
+    ru: 'MQTT-брокер не ответил, изменения не сохранены. Повторите попытку позже.',
+    en: 'The MQTT broker did not answer; nothing was changed. Please try again later.',
+  },
   'telemetry.ts_invalid': {
     ru: 'Время: число миллисекунд с 1970 года или ISO 8601 с часовым поясом, не раньше 2000 года.',
     en: 'Use epoch milliseconds or ISO 8601 with a zone, not before 2000.',

@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -38,6 +38,10 @@ const envSchema = z.object({
     .optional(),
   MQTT_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(1883),
   MQTT_HOST: z.string().min(1).optional(),
+  MQTT_CLIENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - (at most 40)')
+    .optional(),
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   TELEMETRY_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
@@ -70,6 +74,8 @@ export interface Config {
    */
   mqttEmbedded: { host: string; port: number; required: boolean } | false;
   mqttUrl: string | undefined;
+  /** With MQTT_URL: the base of this gateway's client ids, stable across restarts (persistent sessions). */
+  mqttClientId: string;
   /** Days raw telemetry samples are kept (rollups are kept longer). */
   telemetryRawDays: number;
   /** Days minute rollups are kept; hour rollups are kept for good. */
@@ -114,6 +120,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             required: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '',
           },
     mqttUrl: e.MQTT_URL,
+    mqttClientId:
+      e.MQTT_CLIENT_ID ??
+      `kontrol-gateway-${hostname()
+        .replace(/[^A-Za-z0-9_.-]/g, '-')
+        .slice(0, 24)}`,
     telemetryRawDays: e.TELEMETRY_RAW_DAYS,
     telemetryMinuteDays: e.TELEMETRY_MINUTE_DAYS,
   };

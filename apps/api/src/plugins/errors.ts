@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { BrokerAccountsError } from '@kontrol/gateway';
 import { FieldValidationError, HttpError } from '../lib/http-errors.js';
 
 /** Raised by the route validator with the raw zod issues; formatted per language at answer time. */
@@ -77,6 +78,12 @@ function handleError(
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (known) return send(reply, known.status, { message: t(known.key) });
 
+  if (error instanceof BrokerAccountsError) {
+    // The external MQTT broker could not be told of a credential: the change was rolled back.
+    request.log.error({ err: error }, 'MQTT broker accounts unavailable');
+    reply.header('retry-after', '5');
+    return send(reply, 503, { message: t('mqtt.broker_unavailable') });
+  }
   const code = (error as { code?: string }).code;
   if (code && UNAVAILABLE_CODES.has(code)) {
     request.log.error({ err: error }, 'database unavailable');

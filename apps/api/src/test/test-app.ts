@@ -17,7 +17,7 @@ export interface TestApp {
 /** The real API on a real, empty, migrated database of its own; nothing is mocked. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { embeddedBroker?: boolean } = {},
+  options: { runsMqtt?: boolean } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -36,7 +36,7 @@ export async function buildTestApp(
     config,
     database: database.handle,
     logger: false,
-    embeddedBroker: options.embeddedBroker ?? false,
+    runsMqtt: options.runsMqtt ?? false,
   });
   await app.ready();
   return {
@@ -69,8 +69,11 @@ export interface UseTestAppOptions {
   smtp?: boolean;
   /** More environment for the app's configuration (see {@link buildTestApp}). */
   env?: Record<string, string>;
-  /** Run the embedded MQTT broker (on a free port: `app.gateway.broker.port`). */
-  embeddedBroker?: boolean;
+  /**
+   * Run the MQTT side: the embedded broker on a free port (`app.gateway.broker.port`), or, with
+   * `MQTT_URL` in `env`, the external broker's subscriptions.
+   */
+  runsMqtt?: boolean;
 }
 
 /**
@@ -91,7 +94,7 @@ export function useTestApp(
     try {
       const built = await buildTestApp(
         { ...options.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) },
-        { embeddedBroker: options.embeddedBroker },
+        { runsMqtt: options.runsMqtt },
       );
       running = { built, smtp };
     } catch (error) {

@@ -82,6 +82,15 @@ export class DeviceDirectory {
     return DeviceDirectory.toDevice(row);
   }
 
+  /**
+   * An external broker's message: the broker has checked the credential and the topic (dynamic
+   * security), so the controller id of the topic is enough.
+   */
+  async byControllerIdTrusted(controllerId: string): Promise<GatewayDevice | undefined> {
+    const row = await this.query().where('devices.controller_id', '=', controllerId).executeTakeFirst();
+    return row ? DeviceDirectory.toDevice(row) : undefined;
+  }
+
   /** HTTP: the credential of `Authorization: Bearer …` alone. */
   async byCredential(secret: string): Promise<GatewayDevice | undefined> {
     const row = await this.query()

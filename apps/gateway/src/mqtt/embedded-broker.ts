@@ -3,7 +3,6 @@ import {
   COMMAND_CHANNEL,
   STATUS_CHANNEL,
   TELEMETRY_CHANNEL,
-  deviceStatusSchema,
   deviceTopic,
   parseDeviceTopic,
 } from '@kontrol/contracts';
@@ -11,7 +10,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
-import { MessageShapeError, checkSamples, payloadItems } from '../ingest/samples.js';
+import { ingestTelemetryMessage, readStatusMessage } from '../ingest/mqtt-message.js';
 import type { GatewayStats } from '../stats.js';
 
 /** Where a publish to a topic the device may not use goes: no one can subscribe to it. */
@@ -186,7 +185,7 @@ export class EmbeddedBroker {
     }
     if (target.channel === STATUS_CHANNEL) return this.status(device, packet.payload, done);
     packet.retain = false; // samples are stored, not kept by the broker
-    this.telemetry(device, packet.payload).then(
+    ingestTelemetryMessage(device, packet.payload, this.options).then(
       () => done(null),
       // Not committed: no PUBACK, the connection closes and the device sends it again.
       (error: unknown) => {
@@ -196,41 +195,13 @@ export class EmbeddedBroker {
     );
   }
 
-  private async telemetry(device: GatewayDevice, payload: Buffer | string) {
-    const stats = this.options.stats;
-    stats.mqttMessages += 1;
-    let items: unknown[];
-    try {
-      items = payloadItems(payload);
-    } catch (error) {
-      if (!(error instanceof MessageShapeError)) throw error;
-      stats.rejectedMessages += 1;
-      return;
-    }
-    const { valid, rejected } = checkSamples(items, device, {
-      now: Date.now(),
-      rawRetentionMs: this.options.rawRetentionMs,
-    });
-    stats.rejectedSamples += rejected.length;
-    if (rejected.length > 0) this.options.log.debug({ device: device.id, rejected }, 'samples rejected');
-    const stored = await this.options.pipeline.submit(device, valid);
-    stats.acceptedSamples += stored.accepted;
-    stats.duplicateSamples += stored.duplicates;
-  }
-
   private status(device: GatewayDevice, payload: Buffer | string, done: (error?: Error | null) => void) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(payload.toString());
-    } catch {
-      parsed = undefined;
-    }
-    const status = deviceStatusSchema.safeParse(parsed);
-    if (!status.success) {
+    const status = readStatusMessage(payload);
+    if (!status) {
       this.options.stats.rejectedMessages += 1;
       return done(null);
     }
-    this.options.saveStatus(device, JSON.stringify(status.data)).then(
+    this.options.saveStatus(device, status).then(
       () => done(null),
       (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
     );

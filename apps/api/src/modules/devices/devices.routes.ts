@@ -80,7 +80,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const { organisationId } = currentUser(request);
-      const device = await createDevice(app.db, organisationId, request.body);
+      const device = await createDevice(app.db, app.gateway.accounts, organisationId, request.body);
       return reply.code(201).send({ data: device });
     },
   });
@@ -106,7 +106,15 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       const { organisationId } = currentUser(request);
-      return { data: await updateDevice(app.db, organisationId, request.params.id, request.body) };
+      return {
+        data: await updateDevice(
+          app.db,
+          app.gateway.accounts,
+          organisationId,
+          request.params.id,
+          request.body,
+        ),
+      };
     },
   });
 
@@ -118,7 +126,12 @@ export async function devicesRoutes(fastify: FastifyInstance) {
       params: deviceIdParams,
     },
     handler: async (request, reply) => {
-      await deleteDevice(app.db, currentUser(request).organisationId, request.params.id);
+      await deleteDevice(
+        app.db,
+        app.gateway.accounts,
+        currentUser(request).organisationId,
+        request.params.id,
+      );
       return reply.code(204).send();
     },
   });
@@ -133,7 +146,9 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       const { organisationId } = currentUser(request);
-      return { data: await rotateDeviceCredential(app.db, organisationId, request.params.id) };
+      return {
+        data: await rotateDeviceCredential(app.db, app.gateway.accounts, organisationId, request.params.id),
+      };
     },
   });
 }

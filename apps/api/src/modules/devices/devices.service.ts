@@ -6,6 +6,7 @@ import type {
   MessageKey,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { DeviceAccounts } from '@kontrol/gateway';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { randomSecret, safeEqual, sha256 } from '../../lib/crypto.js';
@@ -184,22 +185,27 @@ async function presentDevice(
 /** Creates a device; a smart one gets its gateway credential, returned here and never again. */
 export async function createDevice(
   db: Kysely<Database>,
+  accounts: DeviceAccounts,
   organisationId: number,
   input: DeviceInput,
 ): Promise<DeviceWithCredential> {
   await checkReferences(db, organisationId, input);
   const credential = isSmart(input) ? newCredential() : undefined;
   const now = nowIso();
-  const id = await guardControllerRace(() =>
-    insertDevice(db, {
-      organisation_id: organisationId,
-      ...columnsOf(input),
-      credential_hash: credential?.hash ?? null,
-      credential_issued_at: credential?.issuedAt ?? null,
-      created_at: now,
-      updated_at: now,
-    }),
-  );
+  const id = await db.transaction().execute(async (trx) => {
+    const inserted = await guardControllerRace(() =>
+      insertDevice(trx, {
+        organisation_id: organisationId,
+        ...columnsOf(input),
+        credential_hash: credential?.hash ?? null,
+        credential_issued_at: credential?.issuedAt ?? null,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+    if (credential && input.controller_id) await accounts.issued(input.controller_id, credential.secret);
+    return inserted;
+  });
   return presentDevice(db, organisationId, id, credential?.secret ?? null);
 }
 
@@ -207,10 +213,12 @@ export async function createDevice(
  * Replaces a device's fields. A device that becomes smart without a credential gets one (returned
  * once, as on create); one that stops being smart loses its credential, so a secret left on an
  * old controller stops working. Changing the controller id keeps the credential (rotate it when
- * the hardware changes hands).
+ * the hardware changes hands), except with an external MQTT broker, whose accounts cannot be
+ * renamed without the secret: there a new controller id gets a new credential.
  */
 export async function updateDevice(
   db: Kysely<Database>,
+  accounts: DeviceAccounts,
   organisationId: number,
   deviceId: number,
   input: DeviceInput,
@@ -219,25 +227,34 @@ export async function updateDevice(
   if (!state) throw notFound();
   await checkReferences(db, organisationId, input, deviceId);
   const smart = isSmart(input);
-  const credential = smart && state.credential_hash === null ? newCredential() : undefined;
+  const renamed = state.controller_id !== input.controller_id;
+  const needsCredential =
+    smart && (state.credential_hash === null || (renamed && accounts.renameNeedsNewCredential));
+  const credential = needsCredential ? newCredential() : undefined;
   const credentialColumns = credential
     ? { credential_hash: credential.hash, credential_issued_at: credential.issuedAt }
     : smart
       ? {}
       : { credential_hash: null, credential_issued_at: null };
-  await guardControllerRace(() =>
-    updateDeviceRow(db, organisationId, deviceId, {
-      ...columnsOf(input),
-      ...credentialColumns,
-      updated_at: nowIso(),
-    }),
-  );
+  await db.transaction().execute(async (trx) => {
+    await guardControllerRace(() =>
+      updateDeviceRow(trx, organisationId, deviceId, {
+        ...columnsOf(input),
+        ...credentialColumns,
+        updated_at: nowIso(),
+      }),
+    );
+    const hadAccount = state.controller_id !== null && state.credential_hash !== null;
+    if (hadAccount && state.controller_id && (renamed || !smart)) await accounts.removed(state.controller_id);
+    if (credential && input.controller_id) await accounts.issued(input.controller_id, credential.secret);
+  });
   return presentDevice(db, organisationId, deviceId, credential?.secret ?? null);
 }
 
 /** Issues a new gateway credential; the previous one stops working at once. Smart devices only. */
 export async function rotateDeviceCredential(
   db: Kysely<Database>,
+  accounts: DeviceAccounts,
   organisationId: number,
   deviceId: number,
 ): Promise<DeviceWithCredential> {
@@ -245,19 +262,30 @@ export async function rotateDeviceCredential(
   if (!state) throw notFound();
   if (!isSmart(state)) throw new FieldValidationError({ controller_id: ['device.credential_not_smart'] });
   const credential = newCredential();
-  await updateDeviceRow(db, organisationId, deviceId, {
-    credential_hash: credential.hash,
-    credential_issued_at: credential.issuedAt,
-    updated_at: nowIso(),
+  await db.transaction().execute(async (trx) => {
+    await updateDeviceRow(trx, organisationId, deviceId, {
+      credential_hash: credential.hash,
+      credential_issued_at: credential.issuedAt,
+      updated_at: nowIso(),
+    });
+    if (state.controller_id) await accounts.issued(state.controller_id, credential.secret);
   });
   return presentDevice(db, organisationId, deviceId, credential.secret);
 }
 
 /** Deletes a device with its telemetry (samples and rollups have no foreign key to cascade). */
-export async function deleteDevice(db: Kysely<Database>, organisationId: number, deviceId: number) {
+export async function deleteDevice(
+  db: Kysely<Database>,
+  accounts: DeviceAccounts,
+  organisationId: number,
+  deviceId: number,
+) {
+  const state = await findDeviceState(db, organisationId, deviceId);
+  if (!state) throw notFound();
   await db.transaction().execute(async (trx) => {
     if (!(await deleteDeviceRow(trx, organisationId, deviceId))) throw notFound();
     await deleteDeviceTelemetry(trx, deviceId);
+    if (state.controller_id && state.credential_hash) await accounts.removed(state.controller_id);
   });
 }
 

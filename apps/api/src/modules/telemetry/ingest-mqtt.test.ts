@@ -5,7 +5,7 @@ import { sha256 } from '../../lib/crypto.js';
 import { buildOrganisation, buildSmartDevice } from '../../test/builders.js';
 import { useTestApp } from '../../test/test-app.js';
 
-const t = useTestApp({ embeddedBroker: true });
+const t = useTestApp({ runsMqtt: true });
 const clients: MqttClient[] = [];
 
 afterEach(async () => {

@@ -1,0 +1,128 @@
+import {
+  COMMAND_CHANNEL,
+  STATUS_CHANNEL,
+  TELEMETRY_CHANNEL,
+  TOPIC_ROOT,
+  deviceTopic,
+  parseDeviceTopic,
+} from '@kontrol/contracts';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
+import type { IngestPipeline } from '../ingest/pipeline.js';
+import { ingestTelemetryMessage, readStatusMessage } from '../ingest/mqtt-message.js';
+import type { GatewayStats } from '../stats.js';
+
+/** The shared-subscription group of every gateway: each message goes to one of its members. */
+export const SHARE_GROUP = 'kontrol-gateway';
+/** How long the broker keeps a disconnected gateway's session and its unacknowledged messages. */
+const SESSION_EXPIRY_S = 7 * 24 * 3600;
+/** A device looked up by its topic is remembered this long (type, zone and organisation rarely change). */
+const DEVICE_CACHE_MS = 30_000;
+
+export interface ExternalBrokerOptions {
+  url: string;
+  /** Stable across restarts, one per gateway process: the broker keeps its sessions (QoS 1 queue). */
+  clientIdBase: string;
+  /** Connections in the share group (mqtt.js handles one message at a time per connection). */
+  connections: number;
+  directory: DeviceDirectory;
+  pipeline: IngestPipeline;
+  rawRetentionMs: number;
+  stats: GatewayStats;
+  log: Logger;
+  saveStatus: (device: GatewayDevice, status: string) => Promise<void>;
+}
+
+/**
+ * The gateway as a client of an external broker (Mosquitto 2, `MQTT_URL`). The broker enforces
+ * who may publish where (dynamic security, dynamic-security.ts), so the topic names the device.
+ * Several connections, and several gateway processes, subscribe to `$share/kontrol-gateway/…`
+ * with persistent sessions: the broker hands each message to one of them and keeps what a
+ * disconnected one has not acknowledged. A message is acknowledged (PUBACK to the broker) only
+ * after its samples are committed (`customHandleAcks`); until then the broker redelivers it.
+ */
+export class ExternalBroker {
+  private readonly devices = new Map<string, { device: GatewayDevice; until: number }>();
+
+  private constructor(
+    private readonly options: ExternalBrokerOptions,
+    private readonly clients: MqttClient[],
+  ) {}
+
+  static async start(options: ExternalBrokerOptions): Promise<ExternalBroker> {
+    const clients: MqttClient[] = [];
+    const broker = new ExternalBroker(options, clients);
+    for (let index = 0; index < options.connections; index += 1) {
+      const client = await mqtt.connectAsync(options.url, {
+        clientId: `${options.clientIdBase}-${index}`,
+        // MQTT 5: mqtt.js lets the application send the PUBACK (customHandleAcks) only on version 5.
+        protocolVersion: 5,
+        clean: false,
+        properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
+        reconnectPeriod: 2_000,
+        connectTimeout: 10_000,
+        customHandleAcks: (topic, payload, _packet, done) => {
+          broker.handle(topic, payload).then(
+            () => done(0),
+            (error: unknown) => {
+              // Not committed: no PUBACK. The connection is ended so the broker redelivers.
+              options.log.error({ err: error, topic }, 'telemetry not stored; reconnecting');
+              client.end(true, () => client.reconnect());
+            },
+          );
+        },
+      });
+      client.on('error', (error) => options.log.warn({ err: error }, 'MQTT broker connection error'));
+      await client.subscribeAsync(
+        [
+          `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${TELEMETRY_CHANNEL}`,
+          `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${STATUS_CHANNEL}`,
+        ],
+        { qos: 1 },
+      );
+      clients.push(client);
+    }
+    return broker;
+  }
+
+  /** Sends a command to a device (QoS 1; the broker keeps it for a persistent device session). */
+  async publishCommand(controllerId: string, command: unknown): Promise<boolean> {
+    const client = this.clients[0];
+    if (!client?.connected) return false;
+    await client.publishAsync(deviceTopic(controllerId, COMMAND_CHANNEL), JSON.stringify(command), {
+      qos: 1,
+    });
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.endAsync()));
+  }
+
+  private async device(controllerId: string): Promise<GatewayDevice | undefined> {
+    const cached = this.devices.get(controllerId);
+    if (cached && cached.until > Date.now()) return cached.device;
+    const device = await this.options.directory.byControllerIdTrusted(controllerId);
+    if (device) this.devices.set(controllerId, { device, until: Date.now() + DEVICE_CACHE_MS });
+    else this.devices.delete(controllerId);
+    return device;
+  }
+
+  private async handle(topic: string, payload: Buffer): Promise<void> {
+    const stats = this.options.stats;
+    const target = parseDeviceTopic(topic);
+    const device = target ? await this.device(target.controllerId) : undefined;
+    if (!target || !device) {
+      stats.droppedPublishes += 1; // a device deleted meanwhile, or a topic outside the protocol
+      return;
+    }
+    if (target.channel === STATUS_CHANNEL) {
+      const status = readStatusMessage(payload);
+      if (status) await this.options.saveStatus(device, status);
+      else stats.rejectedMessages += 1;
+      return;
+    }
+    await ingestTelemetryMessage(device, payload, this.options);
+  }
+}
