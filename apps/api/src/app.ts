@@ -13,6 +13,7 @@ import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { roomsRoutes } from './modules/rooms/rooms.routes.js';
+import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
@@ -111,6 +112,7 @@ export async function buildApp({
   await app.register(deviceGroupsRoutes);
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
+  await app.register(telemetryRoutes);
 
   const gateway = await Gateway.start({
     database,

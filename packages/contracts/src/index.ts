@@ -8,3 +8,4 @@ export * from './pagination.js';
 export * from './places.js';
 export * from './equipment.js';
 export * from './telemetry.js';
+export * from './time-zones.js';

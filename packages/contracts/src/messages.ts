@@ -165,6 +165,14 @@ const catalog = {
     ru: 'Изображение больше {max} МБ.',
     en: 'The image is larger than {max} MB.',
   },
+  'field.moment': {
+    ru: 'Время: ISO 8601 с часовым поясом или миллисекунды с 1970 года.',
+    en: 'Use ISO 8601 with a zone, or epoch milliseconds.',
+  },
+  'field.range': {
+    ru: 'Конец периода должен быть позже начала, период — не длиннее {days} дн.',
+    en: 'The end must be after the start, and the period at most {days} days.',
+  },
   'mqtt.broker_unavailable': {
     ru: 'MQTT-брокер не ответил, изменения не сохранены. Повторите попытку позже.',
     en: 'The MQTT broker did not answer; nothing was changed. Please try again later.',

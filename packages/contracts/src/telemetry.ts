@@ -127,3 +127,160 @@ export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 export const CONNECTION_GAP_MS = 5 * 60_000;
 /** A wash shorter than this, or one that ends in `fault` or a connection gap, counts as aborted. */
 export const MIN_COMPLETED_WASH_MS = 5 * 60_000;
+
+// ---------------------------------------------------------------------------------------------
+// Reading telemetry (docs/telemetry.md, "Reading"): GET /api/telemetry/, the device reports.
+
+export const RESOLUTIONS = ['auto', 'raw', 'minute', 'hour', 'day'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
+/** Rollup metrics a chart can ask for (raw resolution answers the sample's own fields). */
+export const TELEMETRY_METRICS = ['current', 'temperature', 'working', 'door_open', 'state'] as const;
+export type TelemetryMetric = (typeof TELEMETRY_METRICS)[number];
+/** Most devices in one telemetry request, and the longest range of one. */
+export const MAX_TELEMETRY_DEVICES = 50;
+export const MAX_TELEMETRY_RANGE_DAYS = 400;
+export const MAX_REPORT_DEVICES = 5_000;
+export const MAX_REPORT_RANGE_DAYS = 93;
+export const DEFAULT_RAW_PAGE = 10_000;
+export const MAX_RAW_PAGE = 50_000;
+
+/** A list of ids as `1,2,3` or `ids[]=1&ids[]=2`. */
+export const idListSchema = z.union([z.string(), z.array(z.string()), z.number()]).transform((value, ctx) => {
+  const parts = (Array.isArray(value) ? value : String(value).split(','))
+    .map((part) => String(part).trim())
+    .filter(Boolean);
+  const ids = parts.map(Number);
+  if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1)) {
+    ctx.addIssue({ code: 'custom', params: { key: 'field.invalid' }, input: value });
+    return z.NEVER;
+  }
+  return [...new Set(ids)];
+});
+
+/** A moment: epoch milliseconds, or ISO 8601 with a zone; as epoch milliseconds. */
+export const momentSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const text = String(value);
+  const ms = /^\d{10,}$/.test(text) ? Number(text) : ISO_WITH_ZONE.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({ code: 'custom', params: { key: 'field.moment' }, input: value });
+    return z.NEVER;
+  }
+  return ms;
+});
+
+/** `GET /api/telemetry/` and `GET /api/telemetry/csv`. */
+export const telemetryQuerySchema = z.object({
+  devices: idListSchema,
+  start: momentSchema,
+  finish: momentSchema,
+  metrics: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : value.split(',')).map((m) => m.trim()).filter(Boolean),
+    )
+    .pipe(z.array(z.enum(TELEMETRY_METRICS)).min(1))
+    .optional(),
+  resolution: z.enum(RESOLUTIONS).default('auto'),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(MAX_RAW_PAGE).default(DEFAULT_RAW_PAGE),
+  /** IANA zone for `day` buckets and the CSV's dates; the browser's own by default in the console. */
+  tz: z.string().min(1).max(64).optional(),
+});
+export type TelemetryQuery = z.output<typeof telemetryQuerySchema>;
+
+const column = z.array(z.number().nullable());
+/**
+ * One device's series, columnar (what uPlot draws): `t` the bucket starts (or sample times), and
+ * one array per value, `null` where there is none. Rollups give `current` (mean), `current_min`,
+ * `current_max`, `temperature` (mean), `temperature_min`, `temperature_max`, `working` (share of
+ * working samples, 0–1), `door_open` (share); raw gives each sample's own fields, `state` as its
+ * index in DEVICE_STATES.
+ */
+export const telemetrySeriesSchema = z.object({
+  device_id: z.number().int(),
+  t: z.array(z.number()),
+  values: z.record(z.string(), column),
+});
+export const telemetryAnswerSchema = z.object({
+  data: z.object({
+    resolution: z.enum(['raw', 'minute', 'hour', 'day']),
+    start: z.number(),
+    finish: z.number(),
+    series: z.array(telemetrySeriesSchema),
+  }),
+  /** Raw resolution only: the page of samples (ordered by device, then time). */
+  meta: z
+    .object({ current_page: z.number().int(), per_page: z.number().int(), has_more: z.boolean() })
+    .optional(),
+});
+export type TelemetryAnswer = z.infer<typeof telemetryAnswerSchema>;
+
+/** `GET /api/devices/info/last_online`. */
+export const lastOnlineQuerySchema = z.object({
+  id: z.coerce.number().int().min(1),
+  start: momentSchema,
+  finish: momentSchema,
+});
+export const lastOnlineAnswerSchema = z.object({
+  data: z.object({
+    id: z.number().int(),
+    last_utc: z.string().nullable(),
+    /** Consecutive intervals covering [start, finish]: online while samples came, offline between. */
+    intervals: z.array(z.object({ start: z.string(), finish: z.string(), online: z.boolean() })),
+  }),
+});
+
+/** `GET /api/devices/reports/worktime` and `/temp`: local dates at each device's address. */
+export const reportQuerySchema = z.object({
+  start: z.string(),
+  finish: z.string(),
+  ids: idListSchema.optional(),
+});
+export const worktimeAnswerSchema = z.object({
+  data: z.array(
+    z.object({
+      device_id: z.number().int(),
+      date: z.string(),
+      /** First and last working minute of the local day (`HH:MM`), null when it did not work. */
+      start: z.string().nullable(),
+      end: z.string().nullable(),
+      worked_minutes: z.number().int(),
+    }),
+  ),
+});
+export const temperatureAnswerSchema = z.object({
+  data: z.array(
+    z.object({
+      device_id: z.number().int(),
+      date: z.string(),
+      min: z.number().nullable(),
+      avg: z.number().nullable(),
+      max: z.number().nullable(),
+    }),
+  ),
+});
+
+/** `GET /api/devices/reports/wash`. */
+export const washQuerySchema = z.object({
+  id: z.coerce.number().int().min(1),
+  start: momentSchema,
+  finish: momentSchema,
+});
+export const washAnswerSchema = z.object({
+  data: z.object({
+    id: z.number().int(),
+    wash_interval_hours: z.number().int().nullable(),
+    last_completed: z.string().nullable(),
+    /** No completed wash within the wash interval (never for types that do not wash). */
+    outdated: z.boolean(),
+    cycles: z.array(
+      z.object({
+        start: z.string(),
+        finish: z.string(),
+        minutes: z.number(),
+        outcome: z.enum(['completed', 'aborted']),
+      }),
+    ),
+    running_since: z.string().nullable(),
+  }),
+});

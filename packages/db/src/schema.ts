@@ -28,6 +28,7 @@ export interface Database {
   telemetry_hour: TelemetryHourTable;
   device_live: DeviceLiveTable;
   wash_cycles: WashCyclesTable;
+  notifications: NotificationsTable;
 }
 
 export interface OrganisationsTable {
@@ -274,6 +275,9 @@ export interface TelemetryRollupTable {
 export interface TelemetryHourTable extends TelemetryRollupTable {
   /** Minutes of the hour with at least one working sample. */
   working_minutes: number;
+  /** The first and last working sample of the hour (epoch ms), null when it did not work (migration 0005). */
+  first_working_ts: number | null;
+  last_working_ts: number | null;
 }
 
 /** The latest state of a device, written by the gateway. */
@@ -306,4 +310,21 @@ export interface WashCyclesTable {
   started_ts: number;
   ended_ts: number;
   outcome: WashOutcome;
+}
+
+export type NotificationSeverity = 'info' | 'warning' | 'critical';
+
+/** What a user is told (migration 0005); raised by device events (issue #6). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  user_id: number;
+  kind: string;
+  severity: NotificationSeverity;
+  title: string;
+  body: string;
+  device_id: number | null;
+  event_id: number | null;
+  created_at: string;
+  read_at: string | null;
 }

@@ -1,3 +1,4 @@
+import { localDateTime } from '@kontrol/contracts';
 import { describe, expect, it } from 'vitest';
 import type { GatewayDevice } from '../devices/device-directory.js';
 import {
@@ -6,7 +7,6 @@ import {
   advanceLive,
   emptyLive,
   hourDeltas,
-  localDateTime,
   minuteDeltas,
   type StoredSample,
 } from './derive.js';

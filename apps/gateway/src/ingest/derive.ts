@@ -1,4 +1,4 @@
-import { CONNECTION_GAP_MS, MIN_COMPLETED_WASH_MS, WORKING_STATES } from '@kontrol/contracts';
+import { CONNECTION_GAP_MS, MIN_COMPLETED_WASH_MS, WORKING_STATES, localDateTime } from '@kontrol/contracts';
 import type { WashOutcome } from '@kontrol/db';
 import type { GatewayDevice } from '../devices/device-directory.js';
 import { STATE_CODES } from './samples.js';
@@ -44,6 +44,9 @@ export interface RollupDelta {
   doorOpen: number;
   /** Hours only: minutes that became working with this batch. */
   workingMinutes: number;
+  /** The first and last working sample (epoch ms), null when none worked. */
+  firstWorkingTs: number | null;
+  lastWorkingTs: number | null;
 }
 
 const WORKING_CODES = new Set(WORKING_STATES.map((state) => STATE_CODES[state]));
@@ -74,6 +77,8 @@ function emptyDelta(deviceId: number, bucket: number): RollupDelta {
     fault: 0,
     doorOpen: 0,
     workingMinutes: 0,
+    firstWorkingTs: null,
+    lastWorkingTs: null,
   };
 }
 
@@ -104,7 +109,11 @@ export function minuteDeltas(
         delta.temperatureMax = sample.temperature;
     }
     const device = devices.get(sample.deviceId);
-    if (device && isWorking(sample, device)) delta.working += 1;
+    if (device && isWorking(sample, device)) {
+      delta.working += 1;
+      if (delta.firstWorkingTs === null || sample.ts < delta.firstWorkingTs) delta.firstWorkingTs = sample.ts;
+      if (delta.lastWorkingTs === null || sample.ts > delta.lastWorkingTs) delta.lastWorkingTs = sample.ts;
+    }
     if (sample.state === WASHING) delta.washing += 1;
     if (sample.state === FAULT) delta.fault += 1;
     if (sample.doorOpen === 1) delta.doorOpen += 1;
@@ -143,6 +152,16 @@ export function hourDeltas(minutes: readonly RollupDelta[], workingAfter: readon
           ? minute.temperatureMax
           : Math.max(hour.temperatureMax, minute.temperatureMax);
     hour.working += minute.working;
+    if (minute.firstWorkingTs !== null)
+      hour.firstWorkingTs =
+        hour.firstWorkingTs === null
+          ? minute.firstWorkingTs
+          : Math.min(hour.firstWorkingTs, minute.firstWorkingTs);
+    if (minute.lastWorkingTs !== null)
+      hour.lastWorkingTs =
+        hour.lastWorkingTs === null
+          ? minute.lastWorkingTs
+          : Math.max(hour.lastWorkingTs, minute.lastWorkingTs);
     hour.washing += minute.washing;
     hour.fault += minute.fault;
     hour.doorOpen += minute.doorOpen;
@@ -194,28 +213,6 @@ export function emptyLive(deviceId: number): LiveState {
     workStartTime: null,
     washStartedTs: null,
   };
-}
-
-const localFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** `YYYY-MM-DD` and `HH:MM` of `ts` in `timeZone`. */
-export function localDateTime(ts: number, timeZone: string): { date: string; time: string } {
-  let format = localFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    localFormats.set(timeZone, format);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of format.formatToParts(ts)) parts[part.type] = part.value;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 /**

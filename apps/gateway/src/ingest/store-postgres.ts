@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import type { LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
 import {
+  HOUR_ONLY_COLUMNS,
   LIVE_COLUMNS,
   ROLLUP_COLUMNS,
   SAMPLE_COLUMNS,
   liveFromRow,
+  hourOnlyValues,
   liveValues,
   rollupConflictSet,
   rollupValues,
@@ -69,8 +71,8 @@ const INSERT_SAMPLES = `insert into telemetry_samples (${SAMPLE_COLUMNS.join(', 
 const UPSERT_MINUTES = `insert into telemetry_minute (${ROLLUP_COLUMNS.join(', ')}) ${unnest(ROLLUP_TYPES)}
   on conflict (device_id, bucket) do update set ${rollupConflictSet('telemetry_minute', 'postgres', false)}
   returning device_id, bucket, working`;
-const UPSERT_HOURS = `insert into telemetry_hour (${ROLLUP_COLUMNS.join(', ')}, working_minutes)
-  ${unnest([...ROLLUP_TYPES, 'int4'])}
+const UPSERT_HOURS = `insert into telemetry_hour (${[...ROLLUP_COLUMNS, ...HOUR_ONLY_COLUMNS].join(', ')})
+  ${unnest([...ROLLUP_TYPES, 'int4', 'int8', 'int8'])}
   on conflict (device_id, bucket) do update set ${rollupConflictSet('telemetry_hour', 'postgres', true)}`;
 const SAVE_LIVE = `insert into device_live (${LIVE_COLUMNS.join(', ')}) ${unnest(LIVE_TYPES)}
   on conflict (device_id) do update set ${LIVE_COLUMNS.filter((column) => column !== 'device_id')
@@ -150,7 +152,10 @@ function writer(client: pg.PoolClient): TelemetryWriter {
       if (deltas.length === 0) return;
       await client.query(
         UPSERT_HOURS,
-        columns(deltas, ROLLUP_COLUMNS.length + 1, (delta) => [...rollupValues(delta), delta.workingMinutes]),
+        columns(deltas, ROLLUP_COLUMNS.length + HOUR_ONLY_COLUMNS.length, (delta) => [
+          ...rollupValues(delta),
+          ...hourOnlyValues(delta),
+        ]),
       );
     },
     saveLive: async (states: readonly LiveState[]) => {

@@ -3,10 +3,12 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
 import {
+  HOUR_ONLY_COLUMNS,
   LIVE_COLUMNS,
   ROLLUP_COLUMNS,
   SAMPLE_COLUMNS,
   liveFromRow,
+  hourOnlyValues,
   liveValues,
   rollupConflictSet,
   rollupValues,
@@ -79,7 +81,7 @@ export class SqliteTelemetryStore implements TelemetryStore {
       upsertMinutes: async (deltas: readonly RollupDelta[]) =>
         deltas.map((delta) => (s.upsertMinute.get(...rollupValues(delta)) as { working: number }).working),
       upsertHours: async (deltas) => {
-        for (const delta of deltas) s.upsertHour.run(...rollupValues(delta), delta.workingMinutes);
+        for (const delta of deltas) s.upsertHour.run(...rollupValues(delta), ...hourOnlyValues(delta));
       },
       saveLive: async (states: readonly LiveState[]) => {
         for (const state of states) s.saveLive.run(...liveValues(state));
@@ -111,8 +113,8 @@ function prepare(sqlite: SQLite.Database) {
        returning working`,
     ),
     upsertHour: sqlite.prepare(
-      `insert into telemetry_hour (${ROLLUP_COLUMNS.join(', ')}, working_minutes)
-       values (${placeholders(ROLLUP_COLUMNS.length + 1)})
+      `insert into telemetry_hour (${[...ROLLUP_COLUMNS, ...HOUR_ONLY_COLUMNS].join(', ')})
+       values (${placeholders(ROLLUP_COLUMNS.length + HOUR_ONLY_COLUMNS.length)})
        on conflict (device_id, bucket) do update set ${rollupConflictSet('telemetry_hour', 'sqlite', true)}`,
     ),
     saveLive: sqlite.prepare(

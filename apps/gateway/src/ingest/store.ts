@@ -23,6 +23,13 @@ export interface TelemetryStore {
   writeBatch<T>(work: (writer: TelemetryWriter) => Promise<T>): Promise<T>;
 }
 
+/** Columns only hours have, after the rollup columns. */
+export const HOUR_ONLY_COLUMNS = ['working_minutes', 'first_working_ts', 'last_working_ts'] as const;
+
+export function hourOnlyValues(delta: RollupDelta): (number | null)[] {
+  return [delta.workingMinutes, delta.firstWorkingTs, delta.lastWorkingTs];
+}
+
 /** The rollup upsert's SET list; `least`/`greatest` are `min`/`max` in SQLite. */
 export function rollupConflictSet(
   table: string,
@@ -53,7 +60,9 @@ export function rollupConflictSet(
     add('washing'),
     add('fault'),
     add('door_open'),
-    ...(withWorkingMinutes ? [add('working_minutes')] : []),
+    ...(withWorkingMinutes
+      ? [add('working_minutes'), lower('first_working_ts'), upper('last_working_ts')]
+      : []),
   ].join(', ');
 }
 

@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.js';
 import * as placesAndEquipment from './0002-places-and-equipment.js';
 import * as fleetVersion from './0003-fleet-version.js';
 import * as telemetry from './0004-telemetry.js';
+import * as worktimeAndNotifications from './0005-worktime-and-notifications.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-places-and-equipment': placesAndEquipment,
   '0003-fleet-version': fleetVersion,
   '0004-telemetry': telemetry,
+  '0005-worktime-and-notifications': worktimeAndNotifications,
 };

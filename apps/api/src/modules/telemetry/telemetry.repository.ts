@@ -52,3 +52,177 @@ export async function purgeOldTelemetry(
     after = ids[ids.length - 1]?.id ?? after;
   }
 }
+
+/** The devices of the organisation among `ids`, with what the reports need about each. */
+export function findReportDevices(
+  db: Kysely<Database>,
+  organisationId: number,
+  ids: readonly number[] | undefined,
+) {
+  let query = db
+    .selectFrom('devices')
+    .innerJoin('rooms', 'rooms.id', 'devices.room_id')
+    .innerJoin('addresses', 'addresses.id', 'rooms.address_id')
+    .innerJoin('device_types', 'device_types.id', 'devices.type_id')
+    .leftJoin('device_live', 'device_live.device_id', 'devices.id')
+    .select([
+      'devices.id',
+      'devices.name',
+      'addresses.time_zone',
+      'devices.wash_interval_hours',
+      'device_types.wash_interval_hours as type_wash_interval_hours',
+      'device_live.last_online_at',
+      'device_live.wash_started_ts',
+    ])
+    .where('devices.organisation_id', '=', organisationId);
+  if (ids) query = query.where('devices.id', 'in', ids);
+  return query.orderBy('devices.id').execute();
+}
+export type ReportDevice = Awaited<ReturnType<typeof findReportDevices>>[number];
+
+/** Raw samples of the devices in [start, finish), ordered by device then time, one page (+1 to tell if more). */
+export function findSamples(
+  db: Kysely<Database>,
+  deviceIds: readonly number[],
+  range: { start: number; finish: number },
+  page: { limit: number; offset: number },
+) {
+  return db
+    .selectFrom('telemetry_samples')
+    .selectAll()
+    .where('device_id', 'in', deviceIds)
+    .where('ts', '>=', range.start)
+    .where('ts', '<', range.finish)
+    .orderBy('device_id')
+    .orderBy('ts')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** Samples after a key (device, ts), for exports that walk a range in chunks without holding a cursor. */
+export function findSamplesAfter(
+  db: Kysely<Database>,
+  deviceIds: readonly number[],
+  range: { start: number; finish: number },
+  after: { deviceId: number; ts: number } | undefined,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('telemetry_samples')
+    .selectAll()
+    .where('device_id', 'in', deviceIds)
+    .where('ts', '>=', range.start)
+    .where('ts', '<', range.finish);
+  if (after)
+    query = query.where((eb) =>
+      eb.or([
+        eb('device_id', '>', after.deviceId),
+        eb.and([eb('device_id', '=', after.deviceId), eb('ts', '>', after.ts)]),
+      ]),
+    );
+  return query.orderBy('device_id').orderBy('ts').limit(limit).execute();
+}
+
+/** Minute or hour rollups of the devices in [start, finish), ordered by device then bucket. */
+export function findRollups(
+  db: Kysely<Database>,
+  table: 'telemetry_minute' | 'telemetry_hour',
+  deviceIds: readonly number[],
+  range: { start: number; finish: number },
+) {
+  return db
+    .selectFrom(table)
+    .select([
+      'device_id',
+      'bucket',
+      'samples',
+      'current_sum',
+      'current_min',
+      'current_max',
+      'temperature_samples',
+      'temperature_sum',
+      'temperature_min',
+      'temperature_max',
+      'working',
+      'washing',
+      'fault',
+      'door_open',
+    ])
+    .where('device_id', 'in', deviceIds)
+    .where('bucket', '>=', range.start)
+    .where('bucket', '<', range.finish)
+    .orderBy('device_id')
+    .orderBy('bucket')
+    .execute();
+}
+export type RollupRow = Awaited<ReturnType<typeof findRollups>>[number];
+
+/** Hour rows for the day reports: work and temperature per hour. */
+export function findHoursForReports(
+  db: Kysely<Database>,
+  deviceIds: readonly number[],
+  range: { start: number; finish: number },
+) {
+  return db
+    .selectFrom('telemetry_hour')
+    .select([
+      'device_id',
+      'bucket',
+      'working_minutes',
+      'first_working_ts',
+      'last_working_ts',
+      'temperature_samples',
+      'temperature_sum',
+      'temperature_min',
+      'temperature_max',
+    ])
+    .where('device_id', 'in', deviceIds)
+    .where('bucket', '>=', range.start)
+    .where('bucket', '<', range.finish)
+    .execute();
+}
+
+/** The minutes in [start, finish) in which a device sent anything. */
+export async function findOnlineMinutes(
+  db: Kysely<Database>,
+  deviceId: number,
+  range: { start: number; finish: number },
+) {
+  const rows = await db
+    .selectFrom('telemetry_minute')
+    .select('bucket')
+    .where('device_id', '=', deviceId)
+    .where('bucket', '>=', range.start)
+    .where('bucket', '<', range.finish)
+    .orderBy('bucket')
+    .execute();
+  return rows.map((row) => Number(row.bucket));
+}
+
+export function findWashCycles(
+  db: Kysely<Database>,
+  deviceId: number,
+  range: { start: number; finish: number },
+) {
+  return db
+    .selectFrom('wash_cycles')
+    .selectAll()
+    .where('device_id', '=', deviceId)
+    .where('started_ts', '>=', range.start)
+    .where('started_ts', '<', range.finish)
+    .orderBy('started_ts')
+    .execute();
+}
+
+export async function findLastCompletedWash(db: Kysely<Database>, deviceId: number) {
+  const row = await db
+    .selectFrom('wash_cycles')
+    .select('ended_ts')
+    .where('device_id', '=', deviceId)
+    .where('outcome', '=', 'completed')
+    .orderBy('ended_ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.ended_ts) : undefined;
+}

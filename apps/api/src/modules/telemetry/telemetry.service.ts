@@ -1,0 +1,443 @@
+import {
+  CONNECTION_GAP_MS,
+  MAX_REPORT_DEVICES,
+  MAX_REPORT_RANGE_DAYS,
+  MAX_TELEMETRY_DEVICES,
+  MAX_TELEMETRY_RANGE_DAYS,
+  datesBetween,
+  isTimeZone,
+  localDateTime,
+  zonedDayStart,
+  type TelemetryAnswer,
+  type TelemetryMetric,
+  type TelemetryQuery,
+} from '@kontrol/contracts';
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
+import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import {
+  findHoursForReports,
+  findLastCompletedWash,
+  findOnlineMinutes,
+  findReportDevices,
+  findRollups,
+  findSamples,
+  findWashCycles,
+  type ReportDevice,
+  type RollupRow,
+} from './telemetry.repository.js';
+
+/**
+ * Reading telemetry (docs/telemetry.md, "Reading"): charts from raw samples or rollups, online
+ * intervals, and the day reports (worktime, temperature) in each device's local days. Every read
+ * starts from the organisation's devices, so another organisation's ids are never read.
+ */
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+const DEFAULT_METRICS: TelemetryMetric[] = ['current', 'temperature'];
+const MAX_ONLINE_RANGE_DAYS = 31;
+
+type Range = { start: number; finish: number };
+type Columns = Record<string, (number | null)[]>;
+
+function checkRange(range: Range, maxDays: number, field = 'finish') {
+  if (!(range.finish > range.start) || range.finish - range.start > maxDays * DAY_MS) {
+    throw new FieldValidationError({ [field]: ['field.range'] }, { 'field.range': { days: maxDays } });
+  }
+}
+
+/** The organisation's devices among `ids`, in the order asked; an id not among them is a 422. */
+async function devicesOf(
+  db: Kysely<Database>,
+  organisationId: number,
+  ids: readonly number[],
+  field: string,
+) {
+  const rows = await findReportDevices(db, organisationId, ids);
+  if (rows.length !== ids.length) throw new FieldValidationError({ [field]: ['field.exists'] });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) as ReportDevice);
+}
+
+/** `auto`: raw up to 6 hours, minutes up to 3 days, hours up to 90 days, days beyond. */
+export function pickResolution(requested: TelemetryQuery['resolution'], range: Range) {
+  if (requested !== 'auto') return requested;
+  const span = range.finish - range.start;
+  if (span <= 6 * HOUR_MS) return 'raw';
+  if (span <= 3 * DAY_MS) return 'minute';
+  if (span <= 90 * DAY_MS) return 'hour';
+  return 'day';
+}
+
+const share = (count: number, samples: number) => (samples > 0 ? count / samples : null);
+
+/** The columns a rollup bucket gives for the metrics asked. */
+function pushRollup(
+  columns: Columns,
+  metrics: readonly TelemetryMetric[],
+  row: Omit<RollupRow, 'device_id' | 'bucket'>,
+) {
+  const push = (name: string, value: number | null) => (columns[name] ??= []).push(value);
+  for (const metric of metrics) {
+    if (metric === 'current') {
+      push('current', share(row.current_sum, row.samples));
+      push('current_min', row.current_min);
+      push('current_max', row.current_max);
+    } else if (metric === 'temperature') {
+      push('temperature', share(row.temperature_sum, row.temperature_samples));
+      push('temperature_min', row.temperature_min);
+      push('temperature_max', row.temperature_max);
+    } else if (metric === 'working') {
+      push('working', share(row.working, row.samples));
+    } else if (metric === 'door_open') {
+      push('door_open', share(row.door_open, row.samples));
+    } else {
+      push('washing', share(row.washing, row.samples));
+      push('fault', share(row.fault, row.samples));
+    }
+  }
+}
+
+/** Hours summed into the local days of `timeZone` that begin at `dayStarts` (sorted). */
+function sumIntoDays(rows: readonly RollupRow[], dayStarts: readonly number[]) {
+  const days = new Map<number, Omit<RollupRow, 'device_id' | 'bucket'>>();
+  let index = 0;
+  for (const row of rows) {
+    const bucket = Number(row.bucket);
+    while (index + 1 < dayStarts.length && (dayStarts[index + 1] as number) <= bucket) index += 1;
+    const day = dayStarts[index] as number;
+    const sum = days.get(day);
+    if (!sum) {
+      days.set(day, { ...row });
+      continue;
+    }
+    sum.samples += row.samples;
+    sum.current_sum += row.current_sum;
+    sum.current_min = Math.min(sum.current_min, row.current_min);
+    sum.current_max = Math.max(sum.current_max, row.current_max);
+    sum.temperature_samples += row.temperature_samples;
+    sum.temperature_sum += row.temperature_sum;
+    if (row.temperature_min !== null)
+      sum.temperature_min =
+        sum.temperature_min === null
+          ? row.temperature_min
+          : Math.min(sum.temperature_min, row.temperature_min);
+    if (row.temperature_max !== null)
+      sum.temperature_max =
+        sum.temperature_max === null
+          ? row.temperature_max
+          : Math.max(sum.temperature_max, row.temperature_max);
+    sum.working += row.working;
+    sum.washing += row.washing;
+    sum.fault += row.fault;
+    sum.door_open += row.door_open;
+  }
+  return days;
+}
+
+/** The local days touching [start, finish) in `timeZone`, as the moments they begin. */
+function dayStartsOf(range: Range, timeZone: string): number[] {
+  const first = localDateTime(range.start, timeZone).date;
+  const last = localDateTime(range.finish - 1, timeZone).date;
+  return datesBetween(first, last).map((date) => zonedDayStart(date, timeZone));
+}
+
+/** `GET /api/telemetry/`. */
+export async function readTelemetry(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: TelemetryQuery,
+): Promise<TelemetryAnswer> {
+  if (query.devices.length > MAX_TELEMETRY_DEVICES)
+    throw new FieldValidationError({ devices: ['field.invalid'] });
+  const range = { start: query.start, finish: query.finish };
+  checkRange(range, MAX_TELEMETRY_RANGE_DAYS);
+  const timeZone = query.tz ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw new FieldValidationError({ tz: ['field.time_zone'] });
+  const devices = await devicesOf(db, organisationId, query.devices, 'devices');
+  const ids = devices.map((device) => device.id);
+  const metrics = query.metrics ?? DEFAULT_METRICS;
+  const resolution = pickResolution(query.resolution, range);
+  const series = new Map(ids.map((id) => [id, { device_id: id, t: [] as number[], values: {} as Columns }]));
+
+  if (resolution === 'raw') {
+    const rows = await findSamples(db, ids, range, {
+      limit: query.per_page + 1,
+      offset: (query.page - 1) * query.per_page,
+    });
+    const hasMore = rows.length > query.per_page;
+    for (const row of rows.slice(0, query.per_page)) {
+      const one = series.get(row.device_id);
+      if (!one) continue;
+      one.t.push(Number(row.ts));
+      const push = (name: string, value: number | null) => (one.values[name] ??= []).push(value);
+      for (const metric of metrics) {
+        if (metric === 'current') push('current', row.current);
+        else if (metric === 'temperature') {
+          push('temperature', row.temperature);
+          push('core_temperature', row.core_temperature);
+          push('humidity', row.humidity);
+        } else if (metric === 'door_open') push('door_open', row.door_open);
+        else if (metric === 'state') push('state', row.state);
+      }
+    }
+    return {
+      data: { resolution, start: range.start, finish: range.finish, series: [...series.values()] },
+      meta: { current_page: query.page, per_page: query.per_page, has_more: hasMore },
+    };
+  }
+
+  const table = resolution === 'minute' ? 'telemetry_minute' : 'telemetry_hour';
+  const unit = resolution === 'minute' ? MINUTE_MS : HOUR_MS;
+  // A bucket that began before `start` still holds samples inside the range.
+  const rows = await findRollups(db, table, ids, {
+    start: range.start - (range.start % unit),
+    finish: range.finish,
+  });
+  if (resolution === 'day') {
+    const dayStarts = dayStartsOf(range, timeZone);
+    const byDevice = new Map<number, RollupRow[]>();
+    for (const row of rows)
+      (byDevice.get(row.device_id) ?? byDevice.set(row.device_id, []).get(row.device_id))?.push(row);
+    for (const [deviceId, deviceRows] of byDevice) {
+      const one = series.get(deviceId);
+      if (!one) continue;
+      for (const [day, sum] of sumIntoDays(deviceRows, dayStarts)) {
+        one.t.push(day);
+        pushRollup(one.values, metrics, sum);
+      }
+    }
+  } else {
+    for (const row of rows) {
+      const one = series.get(row.device_id);
+      if (!one) continue;
+      one.t.push(Number(row.bucket));
+      pushRollup(one.values, metrics, row);
+    }
+  }
+  return { data: { resolution, start: range.start, finish: range.finish, series: [...series.values()] } };
+}
+
+/** `GET /api/devices/info/last_online`: online intervals (samples came) and offline ones between. */
+export async function lastOnlineIntervals(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { id: number } & Range,
+) {
+  const [device] = await findReportDevices(db, organisationId, [query.id]);
+  if (!device) throw notFound();
+  const range = { start: query.start, finish: query.finish };
+  checkRange(range, MAX_ONLINE_RANGE_DAYS);
+  const minutes = await findOnlineMinutes(db, device.id, {
+    start: range.start - (range.start % MINUTE_MS),
+    finish: range.finish,
+  });
+  const online: Range[] = [];
+  for (const minute of minutes) {
+    const last = online[online.length - 1];
+    if (last && minute - last.finish <= CONNECTION_GAP_MS) last.finish = minute + MINUTE_MS;
+    else online.push({ start: minute, finish: minute + MINUTE_MS });
+  }
+  const intervals: { start: string; finish: string; online: boolean }[] = [];
+  const add = (start: number, finish: number, isOnline: boolean) => {
+    const from = Math.max(start, range.start);
+    const to = Math.min(finish, range.finish);
+    if (to > from)
+      intervals.push({
+        start: new Date(from).toISOString(),
+        finish: new Date(to).toISOString(),
+        online: isOnline,
+      });
+  };
+  let cursor = range.start;
+  for (const span of online) {
+    add(cursor, span.start, false);
+    add(span.start, span.finish, true);
+    cursor = Math.max(cursor, span.finish);
+  }
+  add(cursor, range.finish, false);
+  return { id: device.id, last_utc: device.last_online_at, intervals };
+}
+
+interface DayTotals {
+  workedMinutes: number;
+  firstWorking: number | null;
+  lastWorking: number | null;
+  temperatureSamples: number;
+  temperatureSum: number;
+  temperatureMin: number | null;
+  temperatureMax: number | null;
+}
+
+/**
+ * Each device's local days from `start` to `finish` (`YYYY-MM-DD`), summed from hour rollups: one
+ * query for every device, hours assigned to days by the day boundaries of each device's zone.
+ */
+async function dayTotals(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { start: string; finish: string; ids?: number[] | undefined },
+) {
+  const dates = datesBetween(query.start, query.finish);
+  if (dates.length === 0 || dates.length > MAX_REPORT_RANGE_DAYS)
+    throw new FieldValidationError(
+      { finish: ['field.range'] },
+      { 'field.range': { days: MAX_REPORT_RANGE_DAYS } },
+    );
+  if (query.ids && query.ids.length > MAX_REPORT_DEVICES)
+    throw new FieldValidationError({ ids: ['field.invalid'] });
+  const devices = query.ids
+    ? await devicesOf(db, organisationId, query.ids, 'ids')
+    : await findReportDevices(db, organisationId, undefined);
+  const zones = new Map<string, number[]>();
+  for (const device of devices) {
+    if (!zones.has(device.time_zone))
+      zones.set(
+        device.time_zone,
+        [...dates, nextDate(dates[dates.length - 1] as string)].map((date) =>
+          zonedDayStart(date, device.time_zone),
+        ),
+      );
+  }
+  const starts = [...zones.values()];
+  const range = {
+    start: Math.min(...starts.map((list) => list[0] as number)),
+    finish: Math.max(...starts.map((list) => list[list.length - 1] as number)),
+  };
+  const totals = new Map<number, DayTotals[]>();
+  for (const device of devices)
+    totals.set(
+      device.id,
+      dates.map(() => ({
+        workedMinutes: 0,
+        firstWorking: null,
+        lastWorking: null,
+        temperatureSamples: 0,
+        temperatureSum: 0,
+        temperatureMin: null,
+        temperatureMax: null,
+      })),
+    );
+  const zoneOf = new Map(devices.map((device) => [device.id, zones.get(device.time_zone) as number[]]));
+  const rows =
+    devices.length > 0
+      ? await findHoursForReports(
+          db,
+          devices.map((device) => device.id),
+          range,
+        )
+      : [];
+  for (const row of rows) {
+    const bounds = zoneOf.get(row.device_id);
+    const days = totals.get(row.device_id);
+    if (!bounds || !days) continue;
+    const bucket = Number(row.bucket);
+    const index = dayIndex(bounds, bucket);
+    const day = index === undefined ? undefined : days[index];
+    if (!day) continue;
+    day.workedMinutes += row.working_minutes;
+    if (row.first_working_ts !== null)
+      day.firstWorking = Math.min(day.firstWorking ?? Number.POSITIVE_INFINITY, Number(row.first_working_ts));
+    if (row.last_working_ts !== null)
+      day.lastWorking = Math.max(day.lastWorking ?? Number.NEGATIVE_INFINITY, Number(row.last_working_ts));
+    day.temperatureSamples += row.temperature_samples;
+    day.temperatureSum += row.temperature_sum;
+    if (row.temperature_min !== null)
+      day.temperatureMin = Math.min(day.temperatureMin ?? Number.POSITIVE_INFINITY, row.temperature_min);
+    if (row.temperature_max !== null)
+      day.temperatureMax = Math.max(day.temperatureMax ?? Number.NEGATIVE_INFINITY, row.temperature_max);
+  }
+  return { dates, devices, totals };
+}
+
+function nextDate(date: string) {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Which day (index into `bounds`, the day starts and the end) holds `ts`, by binary search. */
+function dayIndex(bounds: readonly number[], ts: number): number | undefined {
+  if (ts < (bounds[0] as number) || ts >= (bounds[bounds.length - 1] as number)) return undefined;
+  let low = 0;
+  let high = bounds.length - 2;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((bounds[middle] as number) <= ts) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** `GET /api/devices/reports/worktime`: per device and local day, first and last working minute and minutes worked. */
+export async function worktimeReport(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { start: string; finish: string; ids?: number[] | undefined },
+) {
+  const { dates, devices, totals } = await dayTotals(db, organisationId, query);
+  return devices.flatMap((device) =>
+    dates.map((date, index) => {
+      const day = totals.get(device.id)?.[index] as DayTotals;
+      return {
+        device_id: device.id,
+        date,
+        start: day.firstWorking === null ? null : localDateTime(day.firstWorking, device.time_zone).time,
+        end: day.lastWorking === null ? null : localDateTime(day.lastWorking, device.time_zone).time,
+        worked_minutes: day.workedMinutes,
+      };
+    }),
+  );
+}
+
+/** `GET /api/devices/reports/temp`: per device and local day, the lowest, mean and highest temperature. */
+export async function temperatureReport(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { start: string; finish: string; ids?: number[] | undefined },
+) {
+  const { dates, devices, totals } = await dayTotals(db, organisationId, query);
+  const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+  return devices.flatMap((device) =>
+    dates.map((date, index) => {
+      const day = totals.get(device.id)?.[index] as DayTotals;
+      return {
+        device_id: device.id,
+        date,
+        min: round(day.temperatureMin),
+        avg: day.temperatureSamples > 0 ? round(day.temperatureSum / day.temperatureSamples) : null,
+        max: round(day.temperatureMax),
+      };
+    }),
+  );
+}
+
+/** `GET /api/devices/reports/wash`: a device's wash cycles in the range, and whether its wash is outdated. */
+export async function washReport(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { id: number } & Range,
+  now = Date.now(),
+) {
+  const [device] = await findReportDevices(db, organisationId, [query.id]);
+  if (!device) throw notFound();
+  const range = { start: query.start, finish: query.finish };
+  checkRange(range, MAX_REPORT_RANGE_DAYS);
+  const cycles = await findWashCycles(db, device.id, range);
+  const lastCompleted = await findLastCompletedWash(db, device.id);
+  const interval = device.wash_interval_hours ?? device.type_wash_interval_hours;
+  return {
+    id: device.id,
+    wash_interval_hours: interval,
+    last_completed: lastCompleted === undefined ? null : new Date(lastCompleted).toISOString(),
+    outdated: interval !== null && (lastCompleted === undefined || now - lastCompleted > interval * HOUR_MS),
+    cycles: cycles.map((cycle) => ({
+      start: new Date(Number(cycle.started_ts)).toISOString(),
+      finish: new Date(Number(cycle.ended_ts)).toISOString(),
+      minutes: Math.round((Number(cycle.ended_ts) - Number(cycle.started_ts)) / MINUTE_MS),
+      outcome: cycle.outcome,
+    })),
+    running_since:
+      device.wash_started_ts === null ? null : new Date(Number(device.wash_started_ts)).toISOString(),
+  };
+}
