@@ -12,6 +12,7 @@ import { deviceServiceLogRoutes } from './modules/devices/device-service-log.rou
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { roomsRoutes } from './modules/rooms/rooms.routes.js';
 import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -113,6 +114,7 @@ export async function buildApp({
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
   await app.register(telemetryRoutes);
+  await app.register(notificationsRoutes);
 
   const gateway = await Gateway.start({
     database,

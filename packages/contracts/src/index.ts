@@ -9,3 +9,4 @@ export * from './places.js';
 export * from './equipment.js';
 export * from './telemetry.js';
 export * from './time-zones.js';
+export * from './notifications.js';

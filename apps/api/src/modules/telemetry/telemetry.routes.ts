@@ -12,7 +12,9 @@ import {
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { attachment } from '../../lib/csv.js';
 import { currentUser } from '../../plugins/auth.js';
+import { telemetryCsv } from './telemetry.export.js';
 import {
   lastOnlineIntervals,
   readTelemetry,
@@ -42,6 +44,27 @@ export async function telemetryRoutes(fastify: FastifyInstance) {
       response: { 200: telemetryAnswerSchema },
     },
     handler: async (request) => readTelemetry(app.db, currentUser(request).organisationId, request.query),
+  });
+
+  app.get('/api/telemetry/csv', {
+    config: { access: 'telemetry' },
+    schema: {
+      tags: ['telemetry'],
+      summary: 'The raw samples of the period as a CSV file (UTF-8 with BOM, comma, times in `tz`), streamed',
+      querystring: telemetryQuerySchema,
+    },
+    handler: async (request, reply) => {
+      const { filename, stream } = await telemetryCsv(
+        app.db,
+        currentUser(request).organisationId,
+        request.query,
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachment(filename))
+        .header('cache-control', 'no-store')
+        .send(stream);
+    },
   });
 
   app.get('/api/devices/info/last_online', {

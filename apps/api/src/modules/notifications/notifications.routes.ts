@@ -1,0 +1,70 @@
+import { isTimeZone, notificationsPageSchema, notificationsQuerySchema } from '@kontrol/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { attachment } from '../../lib/csv.js';
+import { FieldValidationError } from '../../lib/http-errors.js';
+import { currentUser } from '../../plugins/auth.js';
+import { applyFilters, paginate } from '../../plugins/pagination.js';
+import { notificationsWorkbook } from './notifications.excel.js';
+import { NOTIFICATION_FILTERS, userNotifications, type NotificationRow } from './notifications.repository.js';
+
+const tags = ['notifications'];
+
+function toNotification(row: NotificationRow) {
+  const { device_name: _deviceName, ...notification } = row;
+  return notification;
+}
+
+/**
+ * SPEC §7 `GET /notifications` (page, filters) and the download `/api/notifications/excel`: the
+ * signed-in user's own notifications (any user; the events issue raises them).
+ */
+export async function notificationsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/api/notifications', {
+    config: { access: 'user' },
+    schema: {
+      tags,
+      summary:
+        "The user's notifications, newest first, paged; filters: kind, severity, device_id, created_at, read_at",
+      querystring: notificationsQuerySchema,
+      response: { 200: notificationsPageSchema },
+    },
+    handler: async (request) => {
+      const user = currentUser(request);
+      const query = applyFilters(
+        userNotifications(app.db, user.organisationId, user.id),
+        request.query.filters,
+        NOTIFICATION_FILTERS,
+      ).orderBy('notifications.id', 'desc');
+      const page = await paginate(request, query, request.query);
+      return { ...page, data: page.data.map(toNotification) };
+    },
+  });
+
+  app.get('/api/notifications/excel', {
+    config: { access: 'user' },
+    schema: {
+      tags,
+      summary: 'The filtered notifications as an Excel file (.xlsx), times in `tz`, streamed',
+      querystring: notificationsQuerySchema,
+    },
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      const timeZone = request.query.tz ?? 'UTC';
+      if (!isTimeZone(timeZone)) throw new FieldValidationError({ tz: ['field.time_zone'] });
+      const query = applyFilters(
+        userNotifications(app.db, user.organisationId, user.id),
+        request.query.filters,
+        NOTIFICATION_FILTERS,
+      );
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', attachment(`notifications_${day}.xlsx`))
+        .header('cache-control', 'no-store')
+        .send(notificationsWorkbook(query, { timeZone, locale: request.locale, log: request.log }));
+    },
+  });
+}
