@@ -20,7 +20,10 @@ export default defineConfig({
       // Pure units of the gateway and the simulator; their integration runs in the API's suites.
       {
         extends: true,
-        test: { name: 'devices', include: ['apps/gateway/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts'] },
+        test: {
+          name: 'devices',
+          include: ['apps/gateway/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts'],
+        },
       },
       {
         // Component tests of the console in a DOM; the network is faked at the HTTP boundary (msw).

@@ -11,6 +11,9 @@ export type DeviceState = (typeof DEVICE_STATES)[number];
 /** States that count as working for `work_start` and worktime (besides current above the idle level). */
 export const WORKING_STATES: readonly DeviceState[] = ['heating', 'cooking'];
 
+/** Where devices send samples over HTTP (docs/device-protocol.md, "HTTP"). */
+export const INGEST_HTTP_PATH = '/api/ingest/v1/telemetry';
+
 /** Topic root of protocol version 1: `kontrol/v1/<controller_id>/<channel>`. */
 export const TOPIC_ROOT = 'kontrol/v1';
 export const TELEMETRY_CHANNEL = 'telemetry';

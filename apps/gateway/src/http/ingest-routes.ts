@@ -1,10 +1,10 @@
-import { MAX_SAMPLES_PER_MESSAGE, type IngestResult } from '@kontrol/contracts';
+import { INGEST_HTTP_PATH, MAX_SAMPLES_PER_MESSAGE, type IngestResult } from '@kontrol/contracts';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DeviceDirectory } from '../devices/device-directory.js';
 import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
 import { MessageShapeError, checkSamples, messageItems } from '../ingest/samples.js';
 
-export const INGEST_PATH = '/api/ingest/v1/telemetry';
+export const INGEST_PATH = INGEST_HTTP_PATH;
 /** A full message of 10 000 samples with every optional field is about 2 MB of JSON. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 const RETRY_AFTER_S = 2;

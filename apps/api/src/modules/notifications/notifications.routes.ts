@@ -10,9 +10,19 @@ import { NOTIFICATION_FILTERS, userNotifications, type NotificationRow } from '.
 
 const tags = ['notifications'];
 
+/** The list shows the device's id; its name is for the Excel file. */
 function toNotification(row: NotificationRow) {
-  const { device_name: _deviceName, ...notification } = row;
-  return notification;
+  return {
+    id: row.id,
+    kind: row.kind,
+    severity: row.severity,
+    title: row.title,
+    body: row.body,
+    device_id: row.device_id,
+    event_id: row.event_id,
+    created_at: row.created_at,
+    read_at: row.read_at,
+  };
 }
 
 /**

@@ -59,7 +59,7 @@ describe('GET /api/telemetry/csv', () => {
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="telemetry_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv"/,
     );
-    const rows = parse(res.rawPayload, { bom: true, columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(res.rawPayload, { bom: true, columns: true });
     expect(rows).toHaveLength(total);
     expect(rows[0]).toMatchObject({
       device_id: String(device.id),

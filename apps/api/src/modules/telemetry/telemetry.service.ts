@@ -41,6 +41,12 @@ const MAX_ONLINE_RANGE_DAYS = 31;
 
 type Range = { start: number; finish: number };
 type Columns = Record<string, (number | null)[]>;
+interface Series {
+  device_id: number;
+  t: number[];
+  values: Columns;
+}
+const emptySeries = (deviceId: number): Series => ({ device_id: deviceId, t: [], values: {} });
 
 function checkRange(range: Range, maxDays: number, field = 'finish') {
   if (!(range.finish > range.start) || range.finish - range.start > maxDays * DAY_MS) {
@@ -160,7 +166,7 @@ export async function readTelemetry(
   const ids = devices.map((device) => device.id);
   const metrics = query.metrics ?? DEFAULT_METRICS;
   const resolution = pickResolution(query.resolution, range);
-  const series = new Map(ids.map((id) => [id, { device_id: id, t: [] as number[], values: {} as Columns }]));
+  const series = new Map(ids.map((id) => [id, emptySeries(id)]));
 
   if (resolution === 'raw') {
     const rows = await findSamples(db, ids, range, {
