@@ -2,8 +2,10 @@ import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
 import { Gateway, PortInUseError } from '@kontrol/gateway';
+import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp, gatewayMqtt } from './app.js';
+import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { purgeExpired } from './modules/maintenance.js';
 import { ConfigError, loadConfig, type Config } from './plugins/config.js';
@@ -60,9 +62,11 @@ async function supervise(config: Config) {
   }
   let stopping = false;
   let exitCode = 0;
+  let demo: Promise<DemoFleet | undefined> | undefined;
   const exit = () => {
-    void gateway
-      .close()
+    void Promise.resolve(demo)
+      .then((fleet) => fleet?.stop())
+      .then(() => gateway.close())
       .then(() => database.close())
       .finally(() => process.exit(exitCode));
   };
@@ -79,7 +83,11 @@ async function supervise(config: Config) {
   const start = () => {
     if (stopping) return; // a replacement that fell due after SIGTERM
     const worker = cluster.fork();
-    worker.once('listening', () => listening.add(worker.id));
+    worker.once('listening', () => {
+      listening.add(worker.id);
+      // The demo's devices start once the API answers (their history goes over HTTP).
+      if (config.demoSimulator && !demo && !stopping) demo = runDemoFleet(config, database.db, gateway, log);
+    });
   };
   cluster.on('exit', (worker, code, signal) => {
     const everListened = listening.delete(worker.id);
@@ -104,6 +112,7 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
   if (options.prepareDatabase) await prepareDatabase(config, database, pino({ level: config.logLevel }));
   const app = await buildApp({ config, database, runsMqtt: options.prepareDatabase });
+  let demo: DemoFleet | undefined;
 
   app.mail.start();
   const maintenance = setInterval(() => {
@@ -129,6 +138,7 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS + 10_000);
     force.unref();
+    await demo?.stop();
     await app.close();
     await database.close();
     process.exit(0);
@@ -149,6 +159,30 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
     process.exit(1);
   }
   if (cluster.isPrimary) app.log.info(`Kontrol is running at ${config.appUrl}`);
+  if (cluster.isPrimary && config.demoSimulator && !closing)
+    demo = await runDemoFleet(config, database.db, app.gateway, app.log);
+}
+
+/** The demo's simulated devices (modules/demo/demo.fleet.ts); a failure is logged, never fatal. */
+async function runDemoFleet(
+  config: Config,
+  db: DatabaseHandle['db'],
+  gateway: Gateway,
+  log: pino.Logger | FastifyBaseLogger,
+): Promise<DemoFleet | undefined> {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  try {
+    return await startDemoFleet({
+      db,
+      gateway,
+      accounts: gateway.accounts,
+      httpUrl: `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`,
+      log,
+    });
+  } catch (error) {
+    log.warn({ err: error }, 'demo: the simulated devices could not start');
+    return undefined;
+  }
 }
 
 main().catch((error: unknown) => {

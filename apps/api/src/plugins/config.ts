@@ -20,6 +20,7 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
   DEMO: flag.optional(),
+  DEMO_SIMULATOR: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
   SESSION_LIFETIME_MINUTES: z.coerce
@@ -58,6 +59,8 @@ export interface Config {
   workers: number;
   /** Create the demo organisation on an empty database. */
   demo: boolean;
+  /** Run the demo's simulated devices (docs/operations.md); on with the demo by default. */
+  demoSimulator: boolean;
   logLevel: string;
   /** Fastify's `trustProxy`: false, true, a hop count (as a function) or a list of addresses. */
   trustProxy: boolean | string | ((address: string, hop: number) => boolean);
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
+    demoSimulator: e.DEMO_SIMULATOR ?? e.DEMO ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     sessionLifetimeMinutes: e.SESSION_LIFETIME_MINUTES,

@@ -41,7 +41,8 @@ function refuse(reply: FastifyReply, status: number, message: string, extra: obj
 export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOptions) {
   app.post(
     INGEST_PATH,
-    { bodyLimit: BODY_LIMIT, config: options.routeConfig ?? {} },
+    // Devices call this all day: one log line per request would drown the rest (errors still log).
+    { bodyLimit: BODY_LIMIT, logLevel: 'warn', config: options.routeConfig ?? {} },
     async (request, reply) => {
       const secret = bearer(request);
       const device = secret ? await options.directory.byCredential(secret) : undefined;
