@@ -66,7 +66,7 @@ export async function waitForReady(baseURL, { timeoutMs = 60_000, isAlive = () =
  * @property {string} dir         temporary folder holding the database and the log
  * @property {string} databaseUrl `sqlite:<dir>/kontrol.db`
  * @property {string} logFile     the server's stdout and stderr
- * @property {() => Promise<void>} stop  SIGTERM, then SIGKILL after 15 s; removes `dir`
+ * @property {(options?: { keepFiles?: boolean }) => Promise<void>} stop  SIGTERM, then SIGKILL after 15 s; removes `dir` unless `keepFiles`
  */
 
 /**
@@ -95,7 +95,8 @@ export async function startServer({ env = {}, nodeArgs = [] } = {}) {
   }
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const databaseUrl = `sqlite:${join(dir, 'kontrol.db')}`;
+  // A DATABASE_URL in `env` (another SQLite file, PostgreSQL) replaces the fresh temporary file.
+  const databaseUrl = env.DATABASE_URL ?? `sqlite:${join(dir, 'kontrol.db')}`;
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'apps/api/dist/server.js')], {
@@ -132,10 +133,11 @@ export async function startServer({ env = {}, nodeArgs = [] } = {}) {
       );
     }
   });
-  const stop = async () => {
+  /** @param {{ keepFiles?: boolean }} [options] `keepFiles`: leave `dir` (the database) for a restart */
+  const stop = async ({ keepFiles = false } = {}) => {
     stopping = true;
     await stopProcess(pid, exit);
-    rmSync(dir, { recursive: true, force: true });
+    if (!keepFiles) rmSync(dir, { recursive: true, force: true });
   };
   try {
     await waitForReady(baseURL, { isAlive: () => !exited });

@@ -95,6 +95,44 @@ export type TelemetrySampleInput = Omit<z.input<typeof telemetrySampleSchema>, '
 /** A validated sample: `ts` in epoch milliseconds. */
 export type TelemetrySample = z.output<typeof telemetrySampleSchema>;
 
+const STATE_SET: ReadonlySet<unknown> = new Set(DEVICE_STATES);
+
+const inRange = (value: unknown, limits: { min: number; max: number }): value is number =>
+  typeof value === 'number' && value >= limits.min && value <= limits.max;
+const optionalInRange = (value: unknown, limits: { min: number; max: number }) =>
+  value === undefined || inRange(value, limits);
+const optionalText = (value: unknown, max: number) =>
+  value === undefined || (typeof value === 'string' && value.length >= 1 && value.length <= max);
+
+/**
+ * The common case of {@link telemetrySampleSchema} without zod: a sample whose fields are all of
+ * their plainest form (`ts` in epoch ms, `error_code` as text) and in range is read directly;
+ * anything else gives undefined, and the caller asks the schema, which also says what is wrong.
+ * At ingest rates (100 000 samples a second) the schema's per-sample cost matters; both must
+ * accept the same plain samples and produce the same value (a test compares them).
+ */
+export function readPlainSample(item: unknown): TelemetrySample | undefined {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+  const o = item as Record<string, unknown>;
+  const { ts, current, temperature, door_open, state, program, error_code, core_temperature, humidity } = o;
+  if (typeof ts !== 'number' || !Number.isInteger(ts) || ts < EARLIEST_TS) return undefined;
+  if (!inRange(current, SAMPLE_LIMITS.current) || !STATE_SET.has(state)) return undefined;
+  if (!optionalInRange(temperature, SAMPLE_LIMITS.temperature)) return undefined;
+  if (door_open !== undefined && typeof door_open !== 'boolean') return undefined;
+  if (!optionalText(program, PROGRAM_MAX_LENGTH) || !optionalText(error_code, ERROR_CODE_MAX_LENGTH))
+    return undefined;
+  if (!optionalInRange(core_temperature, SAMPLE_LIMITS.core_temperature)) return undefined;
+  if (!optionalInRange(humidity, SAMPLE_LIMITS.humidity)) return undefined;
+  const sample: TelemetrySample = { ts, current, state: state as DeviceState };
+  if (temperature !== undefined) sample.temperature = temperature;
+  if (door_open !== undefined) sample.door_open = door_open;
+  if (program !== undefined) sample.program = program as string;
+  if (error_code !== undefined) sample.error_code = error_code as string;
+  if (core_temperature !== undefined) sample.core_temperature = core_temperature;
+  if (humidity !== undefined) sample.humidity = humidity;
+  return sample;
+}
+
 /** Why one sample of a message was not stored. `errors` names the fields, as a 422 does. */
 export const rejectedSampleSchema = z.object({
   index: z.number().int(),
@@ -141,6 +179,8 @@ export const TELEMETRY_METRICS = ['current', 'temperature', 'working', 'door_ope
 export type TelemetryMetric = (typeof TELEMETRY_METRICS)[number];
 /** Most devices in one telemetry request, and the longest range of one. */
 export const MAX_TELEMETRY_DEVICES = 50;
+/** Most devices in one CSV download (it streams, so the file's size does not matter). */
+export const MAX_EXPORT_DEVICES = 1_000;
 export const MAX_TELEMETRY_RANGE_DAYS = 400;
 export const MAX_REPORT_DEVICES = 5_000;
 export const MAX_REPORT_RANGE_DAYS = 93;

@@ -29,6 +29,7 @@ export interface Database {
   device_live: DeviceLiveTable;
   wash_cycles: WashCyclesTable;
   notifications: NotificationsTable;
+  telemetry_day: TelemetryDayTable;
 }
 
 export interface OrganisationsTable {
@@ -327,4 +328,19 @@ export interface NotificationsTable {
   event_id: number | null;
   created_at: string;
   read_at: string | null;
+}
+
+/** One device's local day (migration 0006): what the worktime and temperature reports read. */
+export interface TelemetryDayTable {
+  device_id: number;
+  /** `YYYY-MM-DD` in the address's zone when the samples came. */
+  date: string;
+  samples: number;
+  working_minutes: number;
+  first_working_ts: number | null;
+  last_working_ts: number | null;
+  temperature_samples: number;
+  temperature_sum: number;
+  temperature_min: number | null;
+  temperature_max: number | null;
 }

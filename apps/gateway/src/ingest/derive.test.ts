@@ -5,6 +5,7 @@ import {
   HOUR_MS,
   MINUTE_MS,
   advanceLive,
+  dayDeltas,
   emptyLive,
   hourDeltas,
   minuteDeltas,
@@ -76,6 +77,24 @@ describe('rollups', () => {
     const [hourRow] = hourDeltas(minutes, [3, 1]);
     expect(hourRow).toMatchObject({ bucket: hour, samples: 2, working: 2, workingMinutes: 1 });
     expect(hourDeltas(minuteDeltas([at(hour + HOUR_MS)], devices), [0])[0]?.bucket).toBe(hour + HOUR_MS);
+  });
+});
+
+describe('dayDeltas', () => {
+  it("sums minutes into the device's local days, across its midnight", () => {
+    const devices = new Map([[device.id, device]]);
+    const midnight = Date.parse('2026-03-01T21:00:00Z'); // 00:00 in Moscow
+    const minutes = minuteDeltas(
+      [at(midnight - MINUTE_MS, 'heating', 20), at(midnight, 'heating', 20), at(midnight + MINUTE_MS)],
+      devices,
+    );
+    const days = dayDeltas(minutes, [1, 1, 0], devices);
+    expect(days.map((d) => [d.date, d.samples, d.workingMinutes, d.firstWorkingTs, d.lastWorkingTs])).toEqual(
+      [
+        ['2026-03-01', 1, 1, midnight - MINUTE_MS, midnight - MINUTE_MS],
+        ['2026-03-02', 2, 1, midnight, midnight],
+      ],
+    );
   });
 });
 

@@ -1,4 +1,10 @@
-import { CONNECTION_GAP_MS, MIN_COMPLETED_WASH_MS, WORKING_STATES, localDateTime } from '@kontrol/contracts';
+import {
+  CONNECTION_GAP_MS,
+  MIN_COMPLETED_WASH_MS,
+  WORKING_STATES,
+  localDateTime,
+  zonedDayStart,
+} from '@kontrol/contracts';
 import type { WashOutcome } from '@kontrol/db';
 import type { GatewayDevice } from '../devices/device-directory.js';
 import { STATE_CODES } from './samples.js';
@@ -88,13 +94,19 @@ export function minuteDeltas(
   devices: ReadonlyMap<number, GatewayDevice>,
 ): RollupDelta[] {
   const byKey = new Map<string, RollupDelta>();
+  // Samples come in runs of one device and minute: the previous delta usually is the one.
+  let last: RollupDelta | undefined;
   for (const sample of samples) {
     const bucket = sample.ts - (sample.ts % MINUTE_MS);
-    const key = `${sample.deviceId}:${bucket}`;
-    let delta = byKey.get(key);
+    let delta = last && last.deviceId === sample.deviceId && last.bucket === bucket ? last : undefined;
     if (!delta) {
-      delta = emptyDelta(sample.deviceId, bucket);
-      byKey.set(key, delta);
+      const key = `${sample.deviceId}:${bucket}`;
+      delta = byKey.get(key);
+      if (!delta) {
+        delta = emptyDelta(sample.deviceId, bucket);
+        byKey.set(key, delta);
+      }
+      last = delta;
     }
     delta.samples += 1;
     delta.currentSum += sample.current;
@@ -171,6 +183,90 @@ export function hourDeltas(minutes: readonly RollupDelta[], workingAfter: readon
   return [...byKey.values()];
 }
 
+/** What a batch adds to one device's local day. */
+export interface DayDelta {
+  deviceId: number;
+  date: string;
+  samples: number;
+  workingMinutes: number;
+  firstWorkingTs: number | null;
+  lastWorkingTs: number | null;
+  temperatureSamples: number;
+  temperatureSum: number;
+  temperatureMin: number | null;
+  temperatureMax: number | null;
+}
+
+/**
+ * The local-day deltas from the minute deltas (as {@link hourDeltas}: a minute whose working count
+ * was zero before adds a working minute). The day of a minute is read in the device's zone, once
+ * per device and day: minutes of one day share the day's bounds.
+ */
+export function dayDeltas(
+  minutes: readonly RollupDelta[],
+  workingAfter: readonly number[],
+  devices: ReadonlyMap<number, GatewayDevice>,
+): DayDelta[] {
+  const byKey = new Map<string, DayDelta>();
+  const windows = new Map<number, { start: number; end: number; date: string }>();
+  minutes.forEach((minute, index) => {
+    const device = devices.get(minute.deviceId);
+    if (!device) return;
+    let window = windows.get(device.id);
+    if (!window || minute.bucket < window.start || minute.bucket >= window.end) {
+      const date = localDateTime(minute.bucket, device.timeZone).date;
+      const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      window = {
+        date,
+        start: zonedDayStart(date, device.timeZone),
+        end: zonedDayStart(next, device.timeZone),
+      };
+      windows.set(device.id, window);
+    }
+    const key = `${device.id}:${window.date}`;
+    let day = byKey.get(key);
+    if (!day) {
+      day = {
+        deviceId: device.id,
+        date: window.date,
+        samples: 0,
+        workingMinutes: 0,
+        firstWorkingTs: null,
+        lastWorkingTs: null,
+        temperatureSamples: 0,
+        temperatureSum: 0,
+        temperatureMin: null,
+        temperatureMax: null,
+      };
+      byKey.set(key, day);
+    }
+    day.samples += minute.samples;
+    const after = workingAfter[index] ?? 0;
+    if (minute.working > 0 && after === minute.working) day.workingMinutes += 1;
+    if (minute.firstWorkingTs !== null)
+      day.firstWorkingTs =
+        day.firstWorkingTs === null
+          ? minute.firstWorkingTs
+          : Math.min(day.firstWorkingTs, minute.firstWorkingTs);
+    if (minute.lastWorkingTs !== null)
+      day.lastWorkingTs =
+        day.lastWorkingTs === null ? minute.lastWorkingTs : Math.max(day.lastWorkingTs, minute.lastWorkingTs);
+    day.temperatureSamples += minute.temperatureSamples;
+    day.temperatureSum += minute.temperatureSum;
+    if (minute.temperatureMin !== null)
+      day.temperatureMin =
+        day.temperatureMin === null
+          ? minute.temperatureMin
+          : Math.min(day.temperatureMin, minute.temperatureMin);
+    if (minute.temperatureMax !== null)
+      day.temperatureMax =
+        day.temperatureMax === null
+          ? minute.temperatureMax
+          : Math.max(day.temperatureMax, minute.temperatureMax);
+  });
+  return [...byKey.values()];
+}
+
 /** A device's row of `device_live`, as the stores read and write it. */
 export interface LiveState {
   deviceId: number;
@@ -239,6 +335,7 @@ export function advanceLive(
   // earlier, so the zone's calendar (slow) is read once per day, not per sample. An hour of
   // margin covers a daylight-saving change.
   let sameDayUntil = Number.NEGATIVE_INFINITY;
+  let newest: StoredSample | undefined;
   for (const sample of samples) {
     if (sample.ts >= sameDayUntil && isWorking(sample, device)) {
       const local = localDateTime(sample.ts, device.timeZone);
@@ -281,15 +378,19 @@ export function advanceLive(
     }
 
     live.lastTs = sample.ts;
-    live.lastOnlineAt = new Date(sample.ts).toISOString();
-    live.current = sample.current;
-    live.temperature = sample.temperature;
-    live.doorOpen = sample.doorOpen;
-    live.state = sample.state;
-    live.program = sample.program;
-    live.errorCode = sample.errorCode;
-    live.coreTemperature = sample.coreTemperature;
-    live.humidity = sample.humidity;
+    newest = sample;
+  }
+  // The latest values come from the newest sample, written once (not per sample: a batch holds thousands).
+  if (newest) {
+    live.lastOnlineAt = new Date(newest.ts).toISOString();
+    live.current = newest.current;
+    live.temperature = newest.temperature;
+    live.doorOpen = newest.doorOpen;
+    live.state = newest.state;
+    live.program = newest.program;
+    live.errorCode = newest.errorCode;
+    live.coreTemperature = newest.coreTemperature;
+    live.humidity = newest.humidity;
   }
   return { live, washes };
 }

@@ -2,6 +2,7 @@ import type { TelemetrySample } from '@kontrol/contracts';
 import type { GatewayDevice } from '../devices/device-directory.js';
 import {
   advanceLive,
+  dayDeltas,
   emptyLive,
   hourDeltas,
   minuteDeltas,
@@ -56,6 +57,13 @@ interface Submission {
   samples: StoredSample[];
   resolve: (outcome: IngestOutcome) => void;
   reject: (error: unknown) => void;
+}
+
+/** Devices send in time order, so a sort is usually not needed. */
+function isSorted(samples: readonly StoredSample[]): boolean {
+  for (let i = 1; i < samples.length; i += 1)
+    if ((samples[i] as StoredSample).ts < (samples[i - 1] as StoredSample).ts) return false;
+  return true;
 }
 
 export function toStored(deviceId: number, sample: TelemetrySample): StoredSample {
@@ -183,6 +191,7 @@ export class IngestPipeline {
         const minutes = minuteDeltas(inserted, byDevice);
         const workingAfter = await writer.upsertMinutes(minutes);
         await writer.upsertHours(hourDeltas(minutes, workingAfter));
+        await writer.upsertDays(dayDeltas(minutes, workingAfter, byDevice));
 
         const perDevice = new Map<number, StoredSample[]>();
         for (const sample of inserted) {
@@ -195,7 +204,7 @@ export class IngestPipeline {
         const ended: WashCycle[] = [];
         for (const [deviceId, list] of perDevice) {
           const device = byDevice.get(deviceId) as GatewayDevice;
-          list.sort((a, b) => a.ts - b.ts);
+          if (!isSorted(list)) list.sort((a, b) => a.ts - b.ts);
           const { live, washes: closed } = advanceLive(
             previous.get(deviceId) ?? emptyLive(deviceId),
             device,
@@ -209,12 +218,12 @@ export class IngestPipeline {
         return { stored: inserted, devices: [...perDevice.keys()], washes: ended };
       });
 
-      // Credit each submission with the samples it stored first; the rest were stored already.
-      const fresh = new Set(stored.map((sample) => `${sample.deviceId}:${sample.ts}`));
+      // Credit each submission with the samples it stored (the stores return the very objects they
+      // inserted); the rest were stored already.
+      const fresh = new Set(stored);
       for (const submission of batch) {
         let accepted = 0;
-        for (const sample of submission.samples)
-          if (fresh.delete(`${sample.deviceId}:${sample.ts}`)) accepted += 1;
+        for (const sample of submission.samples) if (fresh.has(sample)) accepted += 1;
         submission.resolve({ accepted, duplicates: submission.samples.length - accepted });
       }
       this.onCommitted?.({

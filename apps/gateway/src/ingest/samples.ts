@@ -3,6 +3,7 @@ import {
   MAX_CLOCK_AHEAD_MS,
   MAX_SAMPLES_PER_MESSAGE,
   issuesToFieldErrors,
+  readPlainSample,
   telemetrySampleSchema,
   translate,
   type DeviceState,
@@ -75,16 +76,20 @@ export function checkSamples(
   const needsTemperature = device.reports.has('temperature');
   const needsDoor = device.reports.has('door');
   items.forEach((item, index) => {
-    const parsed = telemetrySampleSchema.safeParse(item);
-    if (!parsed.success) {
-      rejected.push({
-        index,
-        reason: 'invalid',
-        errors: issuesToFieldErrors(parsed.error.issues, DEVICE_LOCALE),
-      });
-      return;
+    // Plain samples skip zod (readPlainSample); the schema reads the rest and says what is wrong.
+    let sample = readPlainSample(item);
+    if (!sample) {
+      const parsed = telemetrySampleSchema.safeParse(item);
+      if (!parsed.success) {
+        rejected.push({
+          index,
+          reason: 'invalid',
+          errors: issuesToFieldErrors(parsed.error.issues, DEVICE_LOCALE),
+        });
+        return;
+      }
+      sample = parsed.data;
     }
-    const sample = parsed.data;
     const missing: Record<string, string[]> = {};
     if (needsTemperature && sample.temperature === undefined)
       missing.temperature = [translate(DEVICE_LOCALE, 'telemetry.not_reported')];

@@ -1,7 +1,10 @@
 import type pg from 'pg';
 import type { LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
 import {
+  DAY_COLUMNS,
   HOUR_ONLY_COLUMNS,
+  dayConflictSet,
+  dayValues,
   LIVE_COLUMNS,
   ROLLUP_COLUMNS,
   SAMPLE_COLUMNS,
@@ -74,6 +77,9 @@ const UPSERT_MINUTES = `insert into telemetry_minute (${ROLLUP_COLUMNS.join(', '
 const UPSERT_HOURS = `insert into telemetry_hour (${[...ROLLUP_COLUMNS, ...HOUR_ONLY_COLUMNS].join(', ')})
   ${unnest([...ROLLUP_TYPES, 'int4', 'int8', 'int8'])}
   on conflict (device_id, bucket) do update set ${rollupConflictSet('telemetry_hour', 'postgres', true)}`;
+const UPSERT_DAYS = `insert into telemetry_day (${DAY_COLUMNS.join(', ')})
+  ${unnest(['int4', 'text', 'int4', 'int4', 'int8', 'int8', 'int4', 'float8', 'float8', 'float8'])}
+  on conflict (device_id, date) do update set ${dayConflictSet('postgres')}`;
 const SAVE_LIVE = `insert into device_live (${LIVE_COLUMNS.join(', ')}) ${unnest(LIVE_TYPES)}
   on conflict (device_id) do update set ${LIVE_COLUMNS.filter((column) => column !== 'device_id')
     .map((column) => `${column} = excluded.${column}`)
@@ -157,6 +163,10 @@ function writer(client: pg.PoolClient): TelemetryWriter {
           ...hourOnlyValues(delta),
         ]),
       );
+    },
+    upsertDays: async (deltas) => {
+      if (deltas.length === 0) return;
+      await client.query(UPSERT_DAYS, columns(deltas, DAY_COLUMNS.length, dayValues));
     },
     saveLive: async (states: readonly LiveState[]) => {
       if (states.length === 0) return;

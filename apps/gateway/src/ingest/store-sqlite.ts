@@ -3,7 +3,10 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
 import {
+  DAY_COLUMNS,
   HOUR_ONLY_COLUMNS,
+  dayConflictSet,
+  dayValues,
   LIVE_COLUMNS,
   ROLLUP_COLUMNS,
   SAMPLE_COLUMNS,
@@ -83,6 +86,9 @@ export class SqliteTelemetryStore implements TelemetryStore {
       upsertHours: async (deltas) => {
         for (const delta of deltas) s.upsertHour.run(...rollupValues(delta), ...hourOnlyValues(delta));
       },
+      upsertDays: async (deltas) => {
+        for (const day of deltas) s.upsertDay.run(...dayValues(day));
+      },
       saveLive: async (states: readonly LiveState[]) => {
         for (const state of states) s.saveLive.run(...liveValues(state));
       },
@@ -116,6 +122,10 @@ function prepare(sqlite: SQLite.Database) {
       `insert into telemetry_hour (${[...ROLLUP_COLUMNS, ...HOUR_ONLY_COLUMNS].join(', ')})
        values (${placeholders(ROLLUP_COLUMNS.length + HOUR_ONLY_COLUMNS.length)})
        on conflict (device_id, bucket) do update set ${rollupConflictSet('telemetry_hour', 'sqlite', true)}`,
+    ),
+    upsertDay: sqlite.prepare(
+      `insert into telemetry_day (${DAY_COLUMNS.join(', ')}) values (${placeholders(DAY_COLUMNS.length)})
+       on conflict (device_id, date) do update set ${dayConflictSet('sqlite')}`,
     ),
     saveLive: sqlite.prepare(
       `insert into device_live (${LIVE_COLUMNS.join(', ')}) values (${placeholders(LIVE_COLUMNS.length)})

@@ -1,4 +1,4 @@
-import type { LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
+import type { DayDelta, LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
 
 /**
  * The telemetry tables as the ingest pipeline writes them, one implementation per engine: SQLite
@@ -10,11 +10,12 @@ export interface TelemetryWriter {
   /** Which of these devices still exist (samples of a device deleted meanwhile are dropped). */
   existingDevices(ids: readonly number[]): Promise<Set<number>>;
   loadLive(ids: readonly number[]): Promise<Map<number, LiveState>>;
-  /** Inserts the samples not stored yet (same device and ts); returns those it inserted. */
+  /** Inserts the samples not stored yet (same device and ts); returns those it inserted (the same objects). */
   insertSamples(samples: readonly StoredSample[]): Promise<StoredSample[]>;
   /** Adds to the minute rollups; returns each minute's `working` count after the upsert, in order. */
   upsertMinutes(deltas: readonly RollupDelta[]): Promise<number[]>;
   upsertHours(deltas: readonly RollupDelta[]): Promise<void>;
+  upsertDays(deltas: readonly DayDelta[]): Promise<void>;
   saveLive(states: readonly LiveState[]): Promise<void>;
   insertWashes(washes: readonly WashCycle[]): Promise<void>;
 }
@@ -185,4 +186,52 @@ export function liveFromRow(row: LiveRow): LiveState {
     workStartTime: row.work_start_time,
     washStartedTs: row.wash_started_ts === null ? null : Number(row.wash_started_ts),
   };
+}
+
+export const DAY_COLUMNS = [
+  'device_id',
+  'date',
+  'samples',
+  'working_minutes',
+  'first_working_ts',
+  'last_working_ts',
+  'temperature_samples',
+  'temperature_sum',
+  'temperature_min',
+  'temperature_max',
+] as const;
+
+export function dayValues(day: DayDelta): (string | number | null)[] {
+  return [
+    day.deviceId,
+    day.date,
+    day.samples,
+    day.workingMinutes,
+    day.firstWorkingTs,
+    day.lastWorkingTs,
+    day.temperatureSamples,
+    day.temperatureSum,
+    day.temperatureMin,
+    day.temperatureMax,
+  ];
+}
+
+/** The day upsert's SET list (see {@link rollupConflictSet}). */
+export function dayConflictSet(dialect: 'sqlite' | 'postgres') {
+  const table = 'telemetry_day';
+  const add = (column: string) => `${column} = ${table}.${column} + excluded.${column}`;
+  const pick = (fn: 'min' | 'max', column: string) =>
+    dialect === 'sqlite'
+      ? `${column} = coalesce(${fn}(${table}.${column}, excluded.${column}), ${table}.${column}, excluded.${column})`
+      : `${column} = ${fn === 'min' ? 'least' : 'greatest'}(${table}.${column}, excluded.${column})`;
+  return [
+    add('samples'),
+    add('working_minutes'),
+    pick('min', 'first_working_ts'),
+    pick('max', 'last_working_ts'),
+    add('temperature_samples'),
+    add('temperature_sum'),
+    pick('min', 'temperature_min'),
+    pick('max', 'temperature_max'),
+  ].join(', ');
 }

@@ -4,6 +4,7 @@ import * as placesAndEquipment from './0002-places-and-equipment.js';
 import * as fleetVersion from './0003-fleet-version.js';
 import * as telemetry from './0004-telemetry.js';
 import * as worktimeAndNotifications from './0005-worktime-and-notifications.js';
+import * as dayRollups from './0006-day-rollups.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-fleet-version': fleetVersion,
   '0004-telemetry': telemetry,
   '0005-worktime-and-notifications': worktimeAndNotifications,
+  '0006-day-rollups': dayRollups,
 };

@@ -7,6 +7,7 @@ import type { NotificationsQuery } from './notifications.repository.js';
 /** Rows read per query: the export walks the list by id, so memory stays flat and no cursor is held. */
 export const EXCEL_CHUNK_ROWS = 5_000;
 const FORMULA_START = /^[=+\-@\t\r]/;
+const BACKPRESSURE_BYTES = 4 * 1024 * 1024;
 
 const HEADERS: Record<Locale, string[]> = {
   ru: ['Время', 'Важность', 'Вид', 'Заголовок', 'Текст', 'Оборудование', 'Прочитано'],
@@ -71,6 +72,9 @@ export function notificationsWorkbook(
       }
       if (rows.length < EXCEL_CHUNK_ROWS) break;
       afterId = rows[rows.length - 1]?.id;
+      // Backpressure: wait while the client has not taken what was written (memory stays flat).
+      while (output.writableLength > BACKPRESSURE_BYTES && !output.destroyed)
+        await new Promise((resolve) => output.once('drain', resolve));
     }
     sheet.commit();
     await workbook.commit();

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import {
   DEVICE_STATES,
   LocalTimeFormatter,
-  MAX_TELEMETRY_DEVICES,
+  MAX_EXPORT_DEVICES,
   MAX_TELEMETRY_RANGE_DAYS,
   isTimeZone,
   type TelemetryQuery,
@@ -11,7 +11,7 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { CSV_BOM, csvNumber, csvRow, csvText } from '../../lib/csv.js';
 import { FieldValidationError } from '../../lib/http-errors.js';
-import { findReportDevices, findSamplesAfter } from './telemetry.repository.js';
+import { findDeviceSamplesAfter, findReportDevices } from './telemetry.repository.js';
 
 const DAY_MS = 86_400_000;
 /** Rows read per query: the export walks the range by key, so memory stays flat and no cursor is held. */
@@ -37,7 +37,7 @@ const HEADER = [
  * each query short, so other requests go on meanwhile and memory does not grow with the file.
  */
 export async function telemetryCsv(db: Kysely<Database>, organisationId: number, query: TelemetryQuery) {
-  if (query.devices.length > MAX_TELEMETRY_DEVICES)
+  if (query.devices.length > MAX_EXPORT_DEVICES)
     throw new FieldValidationError({ devices: ['field.invalid'] });
   const range = { start: query.start, finish: query.finish };
   if (!(range.finish > range.start) || range.finish - range.start > MAX_TELEMETRY_RANGE_DAYS * DAY_MS)
@@ -57,30 +57,37 @@ export async function telemetryCsv(db: Kysely<Database>, organisationId: number,
 
   async function* chunks() {
     yield CSV_BOM + csvRow(HEADER);
-    let after: { deviceId: number; ts: number } | undefined;
-    for (;;) {
-      const rows = await findSamplesAfter(db, ids, range, after, EXPORT_CHUNK_ROWS);
-      if (rows.length === 0) return;
-      let text = '';
-      for (const row of rows) {
-        text += csvRow([
-          String(row.device_id),
-          names.get(row.device_id) ?? '',
-          clock.format(Number(row.ts)),
-          csvNumber(row.current),
-          csvNumber(row.temperature),
-          row.door_open === null ? '' : String(row.door_open),
-          DEVICE_STATES[row.state] ?? '',
-          csvText(row.program),
-          csvText(row.error_code),
-          csvNumber(row.core_temperature),
-          csvNumber(row.humidity),
-        ]);
+    // Device by device, each a range of the primary key read in chunks (a keyset over two columns
+    // would make SQLite rescan from the start of the range for every chunk).
+    for (const deviceId of [...ids].sort((a, b) => a - b)) {
+      const name = names.get(deviceId) ?? '';
+      const prefix = `${deviceId},${name},`;
+      let afterTs: number | undefined;
+      for (;;) {
+        const rows = await findDeviceSamplesAfter(db, deviceId, range, afterTs, EXPORT_CHUNK_ROWS);
+        if (rows.length === 0) break;
+        const lines: string[] = [];
+        for (const row of rows) {
+          lines.push(
+            prefix +
+              [
+                clock.format(Number(row.ts)),
+                csvNumber(row.current),
+                csvNumber(row.temperature),
+                row.door_open === null ? '' : String(row.door_open),
+                DEVICE_STATES[row.state] ?? '',
+                csvText(row.program),
+                csvText(row.error_code),
+                csvNumber(row.core_temperature),
+                csvNumber(row.humidity),
+              ].join(',') +
+              '\r\n',
+          );
+        }
+        yield lines.join('');
+        if (rows.length < EXPORT_CHUNK_ROWS) break;
+        afterTs = Number(rows[rows.length - 1]?.ts);
       }
-      yield text;
-      const last = rows[rows.length - 1];
-      if (!last || rows.length < EXPORT_CHUNK_ROWS) return;
-      after = { deviceId: last.device_id, ts: Number(last.ts) };
     }
   }
   return { filename, stream: Readable.from(chunks()) };

@@ -11,6 +11,7 @@ export async function deleteDeviceTelemetry(db: Kysely<Database>, deviceId: numb
   await db.deleteFrom('telemetry_samples').where('device_id', '=', deviceId).execute();
   await db.deleteFrom('telemetry_minute').where('device_id', '=', deviceId).execute();
   await db.deleteFrom('telemetry_hour').where('device_id', '=', deviceId).execute();
+  await db.deleteFrom('telemetry_day').where('device_id', '=', deviceId).execute();
 }
 
 const DEVICES_PER_STEP = 200;
@@ -100,28 +101,37 @@ export function findSamples(
     .execute();
 }
 
-/** Samples after a key (device, ts), for exports that walk a range in chunks without holding a cursor. */
-export function findSamplesAfter(
+/**
+ * One device's samples in [start, finish) after `afterTs`, oldest first: a plain range of the
+ * primary key (device, ts), so an export can walk a long range in short queries.
+ */
+export function findDeviceSamplesAfter(
   db: Kysely<Database>,
-  deviceIds: readonly number[],
+  deviceId: number,
   range: { start: number; finish: number },
-  after: { deviceId: number; ts: number } | undefined,
+  afterTs: number | undefined,
   limit: number,
 ) {
-  let query = db
+  return db
     .selectFrom('telemetry_samples')
-    .selectAll()
-    .where('device_id', 'in', deviceIds)
-    .where('ts', '>=', range.start)
-    .where('ts', '<', range.finish);
-  if (after)
-    query = query.where((eb) =>
-      eb.or([
-        eb('device_id', '>', after.deviceId),
-        eb.and([eb('device_id', '=', after.deviceId), eb('ts', '>', after.ts)]),
-      ]),
-    );
-  return query.orderBy('device_id').orderBy('ts').limit(limit).execute();
+    .select([
+      'device_id',
+      'ts',
+      'current',
+      'temperature',
+      'door_open',
+      'state',
+      'program',
+      'error_code',
+      'core_temperature',
+      'humidity',
+    ])
+    .where('device_id', '=', deviceId)
+    .where('ts', afterTs === undefined ? '>=' : '>', afterTs ?? range.start)
+    .where('ts', '<', range.finish)
+    .orderBy('ts')
+    .limit(limit)
+    .execute();
 }
 
 /** Minute or hour rollups of the devices in [start, finish), ordered by device then bucket. */
@@ -158,17 +168,13 @@ export function findRollups(
 }
 export type RollupRow = Awaited<ReturnType<typeof findRollups>>[number];
 
-/** Hour rows for the day reports: work and temperature per hour. */
-export function findHoursForReports(
-  db: Kysely<Database>,
-  deviceIds: readonly number[],
-  range: { start: number; finish: number },
-) {
+/** The devices' local days from `start` to `finish` (`YYYY-MM-DD`, both included). */
+export function findDays(db: Kysely<Database>, deviceIds: readonly number[], start: string, finish: string) {
   return db
-    .selectFrom('telemetry_hour')
+    .selectFrom('telemetry_day')
     .select([
       'device_id',
-      'bucket',
+      'date',
       'working_minutes',
       'first_working_ts',
       'last_working_ts',
@@ -178,8 +184,8 @@ export function findHoursForReports(
       'temperature_max',
     ])
     .where('device_id', 'in', deviceIds)
-    .where('bucket', '>=', range.start)
-    .where('bucket', '<', range.finish)
+    .where('date', '>=', start)
+    .where('date', '<=', finish)
     .execute();
 }
 

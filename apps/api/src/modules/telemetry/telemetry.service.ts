@@ -16,7 +16,7 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import {
-  findHoursForReports,
+  findDays,
   findLastCompletedWash,
   findOnlineMinutes,
   findReportDevices,
@@ -278,8 +278,8 @@ interface DayTotals {
 }
 
 /**
- * Each device's local days from `start` to `finish` (`YYYY-MM-DD`), summed from hour rollups: one
- * query for every device, hours assigned to days by the day boundaries of each device's zone.
+ * Each device's local days from `start` to `finish` (`YYYY-MM-DD`) from the day rollups (one row
+ * per device and day; days without samples count as empty).
  */
 async function dayTotals(
   db: Kysely<Database>,
@@ -297,21 +297,7 @@ async function dayTotals(
   const devices = query.ids
     ? await devicesOf(db, organisationId, query.ids, 'ids')
     : await findReportDevices(db, organisationId, undefined);
-  const zones = new Map<string, number[]>();
-  for (const device of devices) {
-    if (!zones.has(device.time_zone))
-      zones.set(
-        device.time_zone,
-        [...dates, nextDate(dates[dates.length - 1] as string)].map((date) =>
-          zonedDayStart(date, device.time_zone),
-        ),
-      );
-  }
-  const starts = [...zones.values()];
-  const range = {
-    start: Math.min(...starts.map((list) => list[0] as number)),
-    finish: Math.max(...starts.map((list) => list[list.length - 1] as number)),
-  };
+  const dateIndex = new Map(dates.map((date, index) => [date, index]));
   const totals = new Map<number, DayTotals[]>();
   for (const device of devices)
     totals.set(
@@ -326,53 +312,28 @@ async function dayTotals(
         temperatureMax: null,
       })),
     );
-  const zoneOf = new Map(devices.map((device) => [device.id, zones.get(device.time_zone) as number[]]));
   const rows =
     devices.length > 0
-      ? await findHoursForReports(
+      ? await findDays(
           db,
           devices.map((device) => device.id),
-          range,
+          query.start,
+          query.finish,
         )
       : [];
   for (const row of rows) {
-    const bounds = zoneOf.get(row.device_id);
-    const days = totals.get(row.device_id);
-    if (!bounds || !days) continue;
-    const bucket = Number(row.bucket);
-    const index = dayIndex(bounds, bucket);
-    const day = index === undefined ? undefined : days[index];
+    const index = dateIndex.get(row.date);
+    const day = index === undefined ? undefined : totals.get(row.device_id)?.[index];
     if (!day) continue;
-    day.workedMinutes += row.working_minutes;
-    if (row.first_working_ts !== null)
-      day.firstWorking = Math.min(day.firstWorking ?? Number.POSITIVE_INFINITY, Number(row.first_working_ts));
-    if (row.last_working_ts !== null)
-      day.lastWorking = Math.max(day.lastWorking ?? Number.NEGATIVE_INFINITY, Number(row.last_working_ts));
-    day.temperatureSamples += row.temperature_samples;
-    day.temperatureSum += row.temperature_sum;
-    if (row.temperature_min !== null)
-      day.temperatureMin = Math.min(day.temperatureMin ?? Number.POSITIVE_INFINITY, row.temperature_min);
-    if (row.temperature_max !== null)
-      day.temperatureMax = Math.max(day.temperatureMax ?? Number.NEGATIVE_INFINITY, row.temperature_max);
+    day.workedMinutes = row.working_minutes;
+    day.firstWorking = row.first_working_ts === null ? null : Number(row.first_working_ts);
+    day.lastWorking = row.last_working_ts === null ? null : Number(row.last_working_ts);
+    day.temperatureSamples = row.temperature_samples;
+    day.temperatureSum = row.temperature_sum;
+    day.temperatureMin = row.temperature_min;
+    day.temperatureMax = row.temperature_max;
   }
   return { dates, devices, totals };
-}
-
-function nextDate(date: string) {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Which day (index into `bounds`, the day starts and the end) holds `ts`, by binary search. */
-function dayIndex(bounds: readonly number[], ts: number): number | undefined {
-  if (ts < (bounds[0] as number) || ts >= (bounds[bounds.length - 1] as number)) return undefined;
-  let low = 0;
-  let high = bounds.length - 2;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((bounds[middle] as number) <= ts) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }
 
 /** `GET /api/devices/reports/worktime`: per device and local day, first and last working minute and minutes worked. */
