@@ -11,6 +11,7 @@ import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js
 import { deviceServiceLogRoutes } from './modules/devices/device-service-log.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { roomsRoutes } from './modules/rooms/rooms.routes.js';
@@ -115,6 +116,7 @@ export async function buildApp({
   await app.register(roomsRoutes);
   await app.register(telemetryRoutes);
   await app.register(notificationsRoutes);
+  await app.register(liveRoutes);
 
   const gateway = await Gateway.start({
     database,

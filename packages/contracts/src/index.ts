@@ -10,3 +10,4 @@ export * from './equipment.js';
 export * from './telemetry.js';
 export * from './time-zones.js';
 export * from './notifications.js';
+export * from './live.js';

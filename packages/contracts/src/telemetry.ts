@@ -273,6 +273,8 @@ export const lastOnlineAnswerSchema = z.object({
   }),
 });
 
+export type OnlineIntervals = z.infer<typeof lastOnlineAnswerSchema>['data'];
+
 /** `GET /api/devices/reports/worktime` and `/temp`: local dates at each device's address. */
 export const reportQuerySchema = z.object({
   start: z.string(),
@@ -291,6 +293,7 @@ export const worktimeAnswerSchema = z.object({
     }),
   ),
 });
+export type WorktimeDay = z.infer<typeof worktimeAnswerSchema>['data'][number];
 export const temperatureAnswerSchema = z.object({
   data: z.array(
     z.object({
@@ -327,3 +330,4 @@ export const washAnswerSchema = z.object({
     running_since: z.string().nullable(),
   }),
 });
+export type WashReport = z.infer<typeof washAnswerSchema>['data'];

@@ -1,0 +1,58 @@
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
+
+/**
+ * The live state of the organisations' devices whose newest sample is later than `sinceTs`
+ * (a sample's own time, epoch ms). Scans `device_live` joined to `devices`: one row per device.
+ */
+export function findReportedSince(db: Kysely<Database>, organisationIds: readonly number[], sinceTs: number) {
+  return db
+    .selectFrom('device_live')
+    .innerJoin('devices', 'devices.id', 'device_live.device_id')
+    .select([
+      'device_live.device_id',
+      'devices.organisation_id',
+      'device_live.last_ts',
+      'device_live.last_online_at',
+      'device_live.state',
+      'device_live.current',
+      'device_live.temperature',
+      'device_live.work_start_date',
+      'device_live.work_start_time',
+    ])
+    .where('devices.organisation_id', 'in', organisationIds)
+    .where('device_live.last_ts', '>', sinceTs)
+    .execute();
+}
+export type ReportedDevice = Awaited<ReturnType<typeof findReportedSince>>[number];
+
+/** The newest samples of a device after `afterTs` up to `untilTs` inclusive, at most `limit`, oldest first. */
+export async function findNewSamples(
+  db: Kysely<Database>,
+  deviceId: number,
+  afterTs: number,
+  untilTs: number,
+  limit: number,
+) {
+  const rows = await db
+    .selectFrom('telemetry_samples')
+    .select(['ts', 'current', 'temperature', 'door_open', 'state'])
+    .where('device_id', '=', deviceId)
+    .where('ts', '>', afterTs)
+    .where('ts', '<=', untilTs)
+    .orderBy('ts', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
+/** How many of `ids` are devices of the organisation. */
+export async function countOwnDevices(db: Kysely<Database>, organisationId: number, ids: readonly number[]) {
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organisation_id', '=', organisationId)
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

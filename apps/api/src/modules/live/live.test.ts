@@ -1,0 +1,224 @@
+import {
+  LIVE_PATH,
+  liveDevicesEventSchema,
+  liveSamplesEventSchema,
+  type TelemetrySampleInput,
+} from '@kontrol/contracts';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildOrganisation, buildSmartDevice, buildUser } from '../../test/builders.js';
+import { TestClient } from '../../test/http-client.js';
+import { useTestApp } from '../../test/test-app.js';
+
+const t = useTestApp();
+let origin = '';
+const open: AbortController[] = [];
+
+beforeAll(async () => {
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterEach(() => {
+  for (const controller of open.splice(0)) controller.abort();
+});
+
+interface LiveEvent {
+  event: string;
+  id: string | undefined;
+  data: unknown;
+}
+
+/** A browser's EventSource, by hand: the parsed events as they arrive. */
+class Stream {
+  readonly events: LiveEvent[] = [];
+  constructor(readonly status: number) {}
+
+  async waitFor(predicate: (event: LiveEvent) => boolean, timeoutMs = 8_000): Promise<LiveEvent> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.find(predicate);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no such event; got ${JSON.stringify(this.events)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+async function connect(
+  client: TestClient,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<Stream> {
+  const controller = new AbortController();
+  open.push(controller);
+  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const response = await fetch(`${origin}${LIVE_PATH}${query}`, {
+    headers: { cookie, ...headers },
+    signal: controller.signal,
+  });
+  const stream = new Stream(response.status);
+  if (response.status !== 200 || !response.body) {
+    await response.body?.cancel();
+    return stream;
+  }
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const fields = new Map<string, string>();
+          for (const line of block.split('\n')) {
+            const colon = line.indexOf(':');
+            if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
+          }
+          const data = fields.get('data');
+          if (data !== undefined)
+            stream.events.push({
+              event: fields.get('event') ?? 'message',
+              id: fields.get('id'),
+              data: JSON.parse(data),
+            });
+        }
+      }
+    } catch {
+      // Aborted at the end of the test.
+    }
+  })();
+  return stream;
+}
+
+const sample = (ts: number, extra: Partial<TelemetrySampleInput> = {}): TelemetrySampleInput => ({
+  ts,
+  current: 12.5,
+  temperature: 180,
+  door_open: false,
+  state: 'cooking',
+  ...extra,
+});
+
+async function ingest(credential: string, samples: TelemetrySampleInput[]) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/ingest/v1/telemetry',
+    headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(samples),
+  });
+  expect(response.statusCode).toBe(202);
+}
+
+async function signedIn(email: string, password: string) {
+  const client = new TestClient(t.app);
+  await client.login(email, password);
+  return client;
+}
+
+const devicesEvent = (deviceId: number) => (event: LiveEvent) =>
+  event.event === 'devices' &&
+  liveDevicesEventSchema.parse(event.data).data.some((device) => device.id === deviceId);
+
+describe('GET /api/live', () => {
+  it('streams the devices that report to their own organisation only', async () => {
+    const a = await buildOrganisation(t.db);
+    const b = await buildOrganisation(t.db);
+    const deviceA = await buildSmartDevice(t.db, a.organisationId);
+    const deviceB = await buildSmartDevice(t.db, b.organisationId);
+    const streamA = await connect(await signedIn(a.admin.email, a.admin.password));
+    const streamB = await connect(await signedIn(b.admin.email, b.admin.password));
+    expect(streamA.status).toBe(200);
+
+    const ts = Date.now() - 1_000;
+    await ingest(deviceA.credential, [sample(ts)]);
+    await ingest(deviceB.credential, [sample(ts, { state: 'idle', current: 1 })]);
+
+    const seenByA = liveDevicesEventSchema.parse((await streamA.waitFor(devicesEvent(deviceA.id))).data);
+    expect(seenByA.data.find((device) => device.id === deviceA.id)).toMatchObject({
+      last_online: { last_utc: new Date(ts).toISOString() },
+      state: 'cooking',
+      current: 12.5,
+      temperature: 180,
+    });
+    await streamB.waitFor(devicesEvent(deviceB.id));
+    // Neither hears of the other organisation's device.
+    expect(streamA.events.some(devicesEvent(deviceB.id))).toBe(false);
+    expect(streamB.events.some(devicesEvent(deviceA.id))).toBe(false);
+  });
+
+  it("sends an open chart its devices' new samples", async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const other = await buildSmartDevice(t.db, org.organisationId);
+    const stream = await connect(
+      await signedIn(org.admin.email, org.admin.password),
+      `?devices=${device.id}`,
+    );
+    const first = Date.now() - 10_000;
+    await ingest(device.credential, [sample(first)]);
+    await ingest(other.credential, [sample(first)]);
+    await stream.waitFor(devicesEvent(device.id));
+
+    await ingest(device.credential, [
+      sample(first + 2_000, { current: 20 }),
+      sample(first + 4_000, { current: 21 }),
+    ]);
+    await ingest(other.credential, [sample(first + 2_000)]);
+    const event = await stream.waitFor((e) => e.event === 'samples');
+    const { data } = liveSamplesEventSchema.parse(event.data);
+    expect(data).toEqual([
+      {
+        device_id: device.id,
+        t: [first + 2_000, first + 4_000],
+        values: { current: [20, 21], temperature: [180, 180], door_open: [0, 0], state: [3, 3] },
+      },
+    ]);
+    expect(Number(event.id)).toBeGreaterThan(0);
+  });
+
+  it('refuses strangers, foreign devices, and samples to users without a device module', async () => {
+    const org = await buildOrganisation(t.db);
+    const foreign = await buildOrganisation(t.db);
+    const foreignDevice = await buildSmartDevice(t.db, foreign.organisationId);
+    const own = await buildSmartDevice(t.db, org.organisationId);
+    const admin = await signedIn(org.admin.email, org.admin.password);
+
+    expect((await connect(new TestClient(t.app))).status).toBe(401);
+    expect((await connect(admin, `?devices=${foreignDevice.id}`)).status).toBe(422);
+    expect((await connect(admin, `?devices=${own.id},${foreignDevice.id}`)).status).toBe(422);
+    expect((await connect(admin, '?devices=abc')).status).toBe(422);
+
+    const clerk = await buildUser(t.db, org.organisationId, { modules: ['requests'] });
+    const clerkClient = await signedIn(clerk.email, clerk.password);
+    expect((await connect(clerkClient, `?devices=${own.id}`)).status).toBe(403);
+    // Without a module that shows devices the stream opens, but no device states come through it.
+    const clerkStream = await connect(clerkClient);
+    const adminStream = await connect(admin);
+    await ingest(own.credential, [sample(Date.now() - 500)]);
+    await adminStream.waitFor(devicesEvent(own.id));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(clerkStream.events).toEqual([]);
+  });
+
+  it('catches a reconnecting browser up with the devices that reported since its last event', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const admin = await signedIn(org.admin.email, org.admin.password);
+    // Another tab is open already, so the device's report is old news to this process.
+    const other = await connect(admin);
+    const before = Date.now() - 60_000;
+    await ingest(device.credential, [sample(Date.now() - 5_000)]);
+    await other.waitFor(devicesEvent(device.id));
+
+    const reconnected = await connect(admin, '', { 'last-event-id': String(before) });
+    const fresh = await connect(admin);
+    await reconnected.waitFor(devicesEvent(device.id), 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fresh.events.some(devicesEvent(device.id))).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { ModuleSlug } from './modules.js';
+import { DEVICE_STATES, MAX_TELEMETRY_DEVICES, idListSchema, telemetrySeriesSchema } from './telemetry.js';
+
+/**
+ * Live updates (docs/live-updates.md): `GET /api/live` is a Server-Sent Events stream of the
+ * caller's organisation. It sends a `devices` event when devices report (their new last online
+ * moment, state and readings) and, for the devices named in `?devices=`, a `samples` event with
+ * their new raw samples, which an open chart appends.
+ */
+export const LIVE_PATH = '/api/live';
+
+export const LIVE_EVENTS = { devices: 'devices', samples: 'samples' } as const;
+
+/** Holders of these modules (screens that show devices' states) get `devices` events. */
+export const LIVE_DEVICE_MODULES: readonly ModuleSlug[] = ['dashboard', 'devices', 'telemetry'];
+/** Asking for `samples` events (screens that draw a device's samples) needs one of these. */
+export const LIVE_SAMPLE_MODULES: readonly ModuleSlug[] = ['devices', 'telemetry'];
+
+/** How often each API process looks for devices that reported (the most an update waits). */
+export const LIVE_POLL_MS = 1_000;
+/** A comment line this often keeps proxies from closing a quiet stream. */
+export const LIVE_HEARTBEAT_MS = 15_000;
+/** What the browser waits before reconnecting a dropped stream (the SSE `retry:` field). */
+export const LIVE_RETRY_MS = 3_000;
+/** Most new samples of one device in one `samples` event (older ones are left to a reload). */
+export const LIVE_MAX_SAMPLES = 600;
+
+export const liveQuerySchema = z.object({
+  /** Devices whose new samples the caller wants (an open chart); at most MAX_TELEMETRY_DEVICES. */
+  devices: idListSchema.pipe(z.array(z.number()).max(MAX_TELEMETRY_DEVICES)).optional(),
+});
+
+/** One device that reported since the last event. */
+export const liveDeviceSchema = z.object({
+  id: z.number().int(),
+  last_online: z.object({ last_utc: z.string() }),
+  work_start: z.object({ date: z.string().nullable(), start: z.string().nullable() }),
+  state: z.enum(DEVICE_STATES).nullable(),
+  current: z.number().nullable(),
+  temperature: z.number().nullable(),
+});
+export type LiveDevice = z.infer<typeof liveDeviceSchema>;
+
+export const liveDevicesEventSchema = z.object({ data: z.array(liveDeviceSchema) });
+export type LiveDevicesEvent = z.infer<typeof liveDevicesEventSchema>;
+
+/** New raw samples, columnar as `GET /api/telemetry/?resolution=raw` answers them. */
+export const liveSamplesEventSchema = z.object({ data: z.array(telemetrySeriesSchema) });
+export type LiveSamplesEvent = z.infer<typeof liveSamplesEventSchema>;
