@@ -10,11 +10,18 @@ import {
   type LiveDevicesEvent,
   type LiveSamplesEvent,
 } from '@kontrol/contracts';
+
+type LiveSeries = LiveSamplesEvent['data'][number];
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { findNewSamples, findReportedSince, type ReportedDevice } from './live.repository.js';
+import {
+  findNewSamples,
+  findNewestSamples,
+  findReportedSince,
+  type ReportedDevice,
+} from './live.repository.js';
 
 /**
  * Devices are looked for among those whose newest sample is at most this old (by the device's
@@ -26,12 +33,22 @@ const STREAM_LIFETIME_MS = 10 * 60_000;
 /** A client this far behind (unsent bytes) is cut off; it reconnects and catches up. */
 const MAX_BUFFERED_BYTES = 1 << 20;
 
+/**
+ * A new stream is first sent the samples of its devices' last minute (by their clocks), so that
+ * samples committed between the chart's own read and the stream's start are not lost; the
+ * browser drops those it already has.
+ */
+const REPLAY_MS = 60_000;
+
 export interface LiveSubscriber {
   organisationId: number;
   /** Whether the caller may see devices' states (a module that shows devices). */
   devices: boolean;
-  /** Devices whose new samples the caller wants. */
-  samplesOf: ReadonlySet<number>;
+  /**
+   * Devices whose new samples the caller wants, each with the time of the last sample it was
+   * sent (a sample's own time, epoch ms); they start at {@link LiveHub.startingCursors}.
+   */
+  cursors: Map<number, number>;
   /** The event id the browser last had (a reconnect): devices that reported since are sent at once. */
   lastEventId: number | undefined;
   stream: ServerResponse;
@@ -70,6 +87,13 @@ export class LiveHub {
 
   get size(): number {
     return this.subscribers.size;
+  }
+
+  /** Where a new stream's samples of `deviceIds` start: a minute before each device's newest. */
+  async startingCursors(deviceIds: readonly number[]): Promise<Map<number, number>> {
+    const newest =
+      deviceIds.length > 0 ? await findNewestSamples(this.db, deviceIds) : new Map<number, number>();
+    return new Map(deviceIds.map((id) => [id, Math.max(0, (newest.get(id) ?? 0) - REPLAY_MS)]));
   }
 
   /** Starts streaming to `subscriber`; the stream's headers must not have been sent yet. */
@@ -140,58 +164,72 @@ export class LiveHub {
       this.log.warn({ err: error }, 'live updates: reading device_live failed');
       return;
     }
-    const changed: { row: ReportedDevice; previous: number | undefined }[] = [];
-    for (const row of rows) {
-      const lastTs = Number(row.last_ts);
-      const previous = this.seen.get(row.device_id);
-      if (previous === lastTs) continue;
-      this.seen.set(row.device_id, lastTs);
-      // A device seen for the first time (the first look, or it came online) has no "since" for samples.
-      changed.push({ row, previous });
-    }
-    if (changed.length === 0) return;
-
-    const wanted = new Set<number>();
-    for (const subscriber of this.subscribers) for (const id of subscriber.samplesOf) wanted.add(id);
-    const series = new Map<number, LiveSamplesEvent['data'][number]>();
-    for (const { row, previous } of changed) {
-      if (previous === undefined || !wanted.has(row.device_id) || Number(row.last_ts) < previous) continue;
-      try {
-        const samples = await findNewSamples(
-          this.db,
-          row.device_id,
-          previous,
-          Number(row.last_ts),
-          LIVE_MAX_SAMPLES,
-        );
-        series.set(row.device_id, {
-          device_id: row.device_id,
-          t: samples.map((sample) => Number(sample.ts)),
-          values: {
-            current: samples.map((sample) => sample.current),
-            temperature: samples.map((sample) => sample.temperature),
-            door_open: samples.map((sample) => sample.door_open),
-            state: samples.map((sample) => sample.state),
-          },
-        });
-      } catch (error) {
-        this.log.warn({ err: error }, 'live updates: reading new samples failed');
-      }
-    }
 
     const byOrganisation = new Map<number, LiveDevice[]>();
-    for (const { row } of changed) {
+    for (const row of rows) {
+      const lastTs = Number(row.last_ts);
+      if (this.seen.get(row.device_id) === lastTs) continue;
+      // A device seen for the first time (the first look, or it came online) is sent too.
+      this.seen.set(row.device_id, lastTs);
       const list = byOrganisation.get(row.organisation_id) ?? [];
       list.push(toLiveDevice(row));
       byOrganisation.set(row.organisation_id, list);
     }
+    const samples = await this.newSamples(rows);
+
     for (const subscriber of this.subscribers) {
       const devices = subscriber.devices ? byOrganisation.get(subscriber.organisationId) : undefined;
       if (devices)
         this.send(subscriber, LIVE_EVENTS.devices, { data: devices } satisfies LiveDevicesEvent, now);
-      const own = [...subscriber.samplesOf].flatMap((id) => series.get(id) ?? []);
-      if (own.length > 0)
+      const own = samples.get(subscriber);
+      if (own && own.length > 0)
         this.send(subscriber, LIVE_EVENTS.samples, { data: own } satisfies LiveSamplesEvent, now);
+    }
+  }
+
+  /**
+   * The samples each stream has not had yet of the devices it asked for: those after its cursor
+   * up to the device's newest. Streams at the same cursor share one read.
+   */
+  private async newSamples(rows: readonly ReportedDevice[]) {
+    const newest = new Map(rows.map((row) => [row.device_id, Number(row.last_ts)]));
+    const reads = new Map<string, Promise<LiveSeries | undefined>>();
+    const result = new Map<LiveSubscriber, LiveSeries[]>();
+    for (const subscriber of this.subscribers) {
+      for (const [deviceId, cursor] of subscriber.cursors) {
+        const until = newest.get(deviceId);
+        if (until === undefined || until <= cursor) continue;
+        const key = `${deviceId}:${cursor}`;
+        let read = reads.get(key);
+        if (!read) {
+          read = this.readSeries(deviceId, cursor, until);
+          reads.set(key, read);
+        }
+        const series = await read;
+        if (!series) continue;
+        subscriber.cursors.set(deviceId, until);
+        if (series.t.length > 0) result.set(subscriber, [...(result.get(subscriber) ?? []), series]);
+      }
+    }
+    return result;
+  }
+
+  private async readSeries(deviceId: number, after: number, until: number): Promise<LiveSeries | undefined> {
+    try {
+      const samples = await findNewSamples(this.db, deviceId, after, until, LIVE_MAX_SAMPLES);
+      return {
+        device_id: deviceId,
+        t: samples.map((sample) => Number(sample.ts)),
+        values: {
+          current: samples.map((sample) => sample.current),
+          temperature: samples.map((sample) => sample.temperature),
+          door_open: samples.map((sample) => sample.door_open),
+          state: samples.map((sample) => sample.state),
+        },
+      };
+    } catch (error) {
+      this.log.warn({ err: error }, 'live updates: reading new samples failed');
+      return undefined;
     }
   }
 

@@ -46,6 +46,17 @@ export async function findNewSamples(
   return rows.reverse();
 }
 
+/** The newest sample time of each of the devices that ever reported. */
+export async function findNewestSamples(db: Kysely<Database>, deviceIds: readonly number[]) {
+  const rows = await db
+    .selectFrom('device_live')
+    .select(['device_id', 'last_ts'])
+    .where('device_id', 'in', deviceIds)
+    .where('last_ts', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.device_id, Number(row.last_ts)]));
+}
+
 /** How many of `ids` are devices of the organisation. */
 export async function countOwnDevices(db: Kysely<Database>, organisationId: number, ids: readonly number[]) {
   const row = await db

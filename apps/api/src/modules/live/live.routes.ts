@@ -40,11 +40,12 @@ export async function liveRoutes(fastify: FastifyInstance) {
           throw new FieldValidationError({ devices: ['field.exists'] });
       }
       const lastEventId = Number(request.headers['last-event-id']);
+      const cursors = await hub.startingCursors(samplesOf);
       reply.hijack();
       hub.add({
         organisationId: user.organisationId,
         devices: holds(LIVE_DEVICE_MODULES),
-        samplesOf: new Set(samplesOf),
+        cursors,
         lastEventId: Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : undefined,
         stream: reply.raw,
       });

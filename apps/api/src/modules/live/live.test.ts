@@ -120,6 +120,25 @@ async function signedIn(email: string, password: string) {
   return client;
 }
 
+/** Every sample a stream was sent, in order, flattened over its `samples` events. */
+function sentSamples(stream: Stream) {
+  const all = {
+    devices: [] as number[],
+    t: [] as number[],
+    current: [] as (number | null)[],
+    state: [] as (number | null)[],
+  };
+  for (const event of stream.events.filter((e) => e.event === 'samples')) {
+    for (const series of liveSamplesEventSchema.parse(event.data).data) {
+      if (!all.devices.includes(series.device_id)) all.devices.push(series.device_id);
+      all.t.push(...series.t);
+      all.current.push(...(series.values.current ?? []));
+      all.state.push(...(series.values.state ?? []));
+    }
+  }
+  return all;
+}
+
 const devicesEvent = (deviceId: number) => (event: LiveEvent) =>
   event.event === 'devices' &&
   liveDevicesEventSchema.parse(event.data).data.some((device) => device.id === deviceId);
@@ -151,7 +170,7 @@ describe('GET /api/live', () => {
     expect(streamB.events.some(devicesEvent(deviceA.id))).toBe(false);
   });
 
-  it("sends an open chart its devices' new samples", async () => {
+  it("sends an open chart its devices' new samples, and none of the others'", async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
     const other = await buildSmartDevice(t.db, org.organisationId);
@@ -163,22 +182,38 @@ describe('GET /api/live', () => {
     await ingest(device.credential, [sample(first)]);
     await ingest(other.credential, [sample(first)]);
     await stream.waitFor(devicesEvent(device.id));
-
     await ingest(device.credential, [
       sample(first + 2_000, { current: 20 }),
       sample(first + 4_000, { current: 21 }),
     ]);
     await ingest(other.credential, [sample(first + 2_000)]);
-    const event = await stream.waitFor((e) => e.event === 'samples');
-    const { data } = liveSamplesEventSchema.parse(event.data);
-    expect(data).toEqual([
-      {
-        device_id: device.id,
-        t: [first + 2_000, first + 4_000],
-        values: { current: [20, 21], temperature: [180, 180], door_open: [0, 0], state: [3, 3] },
-      },
+
+    await stream.waitFor((e) => e.event === 'samples' && sentSamples(stream).t.includes(first + 4_000));
+    expect(sentSamples(stream)).toEqual({
+      devices: [device.id],
+      t: [first, first + 2_000, first + 4_000],
+      current: [12.5, 20, 21],
+      state: [3, 3, 3],
+    });
+    const last = stream.events.filter((e) => e.event === 'samples').at(-1);
+    expect(Number(last?.id)).toBeGreaterThan(0);
+  });
+
+  it('starts a new chart with the last minute of samples, so none falls between its read and the stream', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const now = Date.now();
+    // Sent before the stream opens: two minutes ago (the chart has it), and just now (it may not).
+    await ingest(device.credential, [
+      sample(now - 120_000, { current: 1 }),
+      sample(now - 1_000, { current: 2 }),
     ]);
-    expect(Number(event.id)).toBeGreaterThan(0);
+    const stream = await connect(
+      await signedIn(org.admin.email, org.admin.password),
+      `?devices=${device.id}`,
+    );
+    await stream.waitFor((e) => e.event === 'samples');
+    expect(sentSamples(stream)).toMatchObject({ t: [now - 1_000], current: [2] });
   });
 
   it('refuses strangers, foreign devices, and samples to users without a device module', async () => {
