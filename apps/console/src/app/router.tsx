@@ -91,6 +91,11 @@ export const router = createBrowserRouter([
             lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
           },
           {
+            path: 'telemetry',
+            handle: { title: 'Telemetry' } satisfies RouteHandle,
+            lazy: page(() => import('../features/telemetry/routes/telemetry-page'), 'TelemetryPage'),
+          },
+          {
             path: 'addresses',
             children: [
               {

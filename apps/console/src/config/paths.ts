@@ -29,15 +29,42 @@ export const paths = {
       list: '/account/devices',
       add: '/account/devices/add',
       /** A device's page; `tab` opens one of its views (`connection` by default). */
-      detail: (id: number, tab?: 'connection' | 'service' | 'settings') =>
+      detail: (id: number, tab?: 'connection' | 'dashboard' | 'service' | 'settings') =>
         tab === undefined ? `/account/devices/${id}` : `/account/devices/${id}?tab=${tab}`,
       /** The groups list: a view of the devices list (docs/places-and-equipment.md). */
       groups: '/account/devices?view=groups',
       groupAdd: '/account/devices/groups/add',
       group: (id: number) => `/account/devices/groups/${id}`,
     },
+    /**
+     * The telemetry page (`tab`: `telemetry` by default, or `notifications`); with devices and a
+     * period it opens their charts over that period (docs/telemetry.md, "The telemetry page").
+     */
+    telemetry: (view: TelemetryView = {}) => {
+      const query = new URLSearchParams();
+      if (view.tab && view.tab !== 'telemetry') query.set('tab', view.tab);
+      if (view.devices && view.devices.length > 0) query.set('devices', view.devices.join(','));
+      if (view.start !== undefined) query.set('start', isoMoment(view.start));
+      if (view.finish !== undefined) query.set('finish', isoMoment(view.finish));
+      const search = query.toString();
+      return search ? `/account/telemetry?${search}` : '/account/telemetry';
+    },
   },
 } as const;
+
+/** What a link to the telemetry page opens: a tab, and on the telemetry tab devices and a period. */
+export interface TelemetryView {
+  tab?: 'telemetry' | 'notifications';
+  devices?: readonly number[];
+  /** Epoch milliseconds or a Date; written as ISO 8601 in UTC (`2026-11-22T07:00:00Z`). */
+  start?: number | Date;
+  finish?: number | Date;
+}
+
+/** A moment as the telemetry page's query string holds it: ISO 8601 in UTC, to the second. */
+export function isoMoment(moment: number | Date): string {
+  return new Date(moment).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
 
 /** Where each module's sidebar entry leads (SPEC §2 account area). */
 export const modulePaths: Record<ModuleSlug, string> = {

@@ -36,10 +36,16 @@ export function onSessionEnded(listener: SessionEndedListener): () => void {
   return () => sessionEndedListeners.delete(listener);
 }
 
+/**
+ * Tells the listeners of {@link onSessionEnded} that the session is gone: for calls made without
+ * this client (a streamed download through `fetch`) that were answered 401 or 419.
+ */
+export function reportSessionEnded(): void {
+  for (const listener of sessionEndedListeners) listener();
+}
+
 apiClient.interceptors.response.use(undefined, (error: unknown) => {
-  if (endsSession(error)) {
-    for (const listener of sessionEndedListeners) listener();
-  }
+  if (endsSession(error)) reportSessionEnded();
   throw error;
 });
 

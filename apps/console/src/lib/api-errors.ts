@@ -35,8 +35,15 @@ export function toApiFailure(error: unknown): ApiFailure {
     }
     return { kind: 'connection' };
   }
-  const status = error.response.status;
-  const data: unknown = error.response.data;
+  return failureOfAnswer(error.response.status, error.response.data);
+}
+
+/**
+ * What a non-2xx answer means, from its status and parsed body: for calls made without the API
+ * client (a streamed download through `fetch`). A body without the API's `message` is not the
+ * API's (a proxy page): a connection error.
+ */
+export function failureOfAnswer(status: number, data: unknown): ApiFailure {
   const message = messageOf(data);
   if (message === null) return { kind: 'connection' };
   if (status === 422 && isFieldErrors(data)) {

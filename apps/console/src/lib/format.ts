@@ -2,6 +2,11 @@ import { getLocale } from './i18n';
 
 const INTL_LOCALE = { ru: 'ru-RU', en: 'en-GB' } as const;
 
+/** The `Intl` locale of the interface language, for formatters a screen builds itself. */
+export function intlLocale(): string {
+  return INTL_LOCALE[getLocale()];
+}
+
 /** A moment shown in the interface language and the browser's time zone. */
 export function formatDateTime(iso: string): string {
   return new Intl.DateTimeFormat(INTL_LOCALE[getLocale()], { dateStyle: 'long', timeStyle: 'short' }).format(

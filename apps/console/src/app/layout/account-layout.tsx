@@ -1,7 +1,7 @@
 // Every Mantine component's styles, for the account screens (the first bundle has only those of
 // the guest pages; see app/provider.tsx).
 import '@mantine/core/styles.layer.css';
-import type { AuthUser } from '@kontrol/contracts';
+import { LIVE_DEVICE_MODULES, type AuthUser } from '@kontrol/contracts';
 import {
   ActionIcon,
   AppShell,
@@ -23,6 +23,7 @@ import { PageLoader } from '../../components/page-loader';
 import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 import { useCurrentUser } from '../../features/auth/use-current-user';
+import { useLiveDevices } from '../../features/devices/api/use-live-devices';
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
 import type { RouteHandle } from '../route-handle';
 import { MainNav } from './main-nav';
@@ -38,6 +39,7 @@ export function AccountLayout() {
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { ready } = useReferenceData(user);
+  useLiveDevices(ready && user.acl_modules.some((m) => LIVE_DEVICE_MODULES.includes(m.slug)));
   // The page's title shows with the frame; the page itself waits for the reference data (SPEC §1).
   const { pathname } = useLocation();
   const title = useMatches()

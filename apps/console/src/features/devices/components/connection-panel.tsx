@@ -8,6 +8,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { toApiFailure, type ApiFailure } from '../../../lib/api-errors';
 import { useRotateDeviceCredential } from '../api/rotate-device-credential';
 import { formatMoment } from '../device-format';
+import { ConnectionHistory } from './connection-history';
 import { CredentialModal } from './credential-modal';
 import { DeviceStatus } from './device-status';
 import { useNow } from './use-now';
@@ -61,6 +62,8 @@ export function ConnectionPanel({ device }: { device: Device }) {
           {device.credential_issued_at ? formatMoment(device.credential_issued_at) : t('No key issued')}
         </Fact>
       </SimpleGrid>
+
+      {device.is_smart && <ConnectionHistory device={device} />}
 
       {device.is_smart && device.has_credential && (
         <div>

@@ -2,12 +2,40 @@ import type { ServiceEntry } from '@kontrol/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
+import { installCanvas } from '../../../test/canvas';
 import { server } from '../../../test/server';
 import { buildDevice, renderEquipment } from '../test/fixtures';
 
+beforeAll(installCanvas);
 afterEach(() => queryClient.clear());
+
+const HOUR = 3_600_000;
+
+/** The connection strip of the last 24 hours: offline for the first half, online since. */
+function serveOnlineIntervals() {
+  server.use(
+    http.get('/api/devices/info/last_online', ({ request }) => {
+      const url = new URL(request.url);
+      const start = Number(url.searchParams.get('start'));
+      const finish = Number(url.searchParams.get('finish'));
+      const middle = start + 12 * HOUR;
+      const iso = (ms: number) => new Date(ms).toISOString();
+      return HttpResponse.json({
+        data: {
+          id: Number(url.searchParams.get('id')),
+          last_utc: iso(finish - 60_000),
+          intervals: [
+            { start: iso(start), finish: iso(middle), online: false },
+            { start: iso(middle), finish: iso(finish), online: true },
+          ],
+        },
+      });
+    }),
+  );
+}
+beforeEach(serveOnlineIntervals);
 
 const oven = buildDevice({
   id: 5,
@@ -51,6 +79,99 @@ describe('the device page', { timeout: 30_000 }, () => {
     expect(listReloads).toBe(1);
   });
 
+  it("shows today's work, current, worktime and washes in the overview", async () => {
+    const asked: URL[] = [];
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.get('/api/telemetry/', ({ request }) => {
+        const url = new URL(request.url);
+        asked.push(url);
+        const start = Number(url.searchParams.get('start'));
+        return HttpResponse.json({
+          data: {
+            resolution: 'minute',
+            start,
+            finish: Number(url.searchParams.get('finish')),
+            series: [
+              {
+                device_id: 5,
+                t: [start + 7 * HOUR, start + 7 * HOUR + 60_000],
+                values: { current: [12, 14], current_min: [11, 13], current_max: [13, 15] },
+              },
+            ],
+          },
+        });
+      }),
+      http.get('/api/devices/reports/worktime', ({ request }) => {
+        const url = new URL(request.url);
+        const finish = url.searchParams.get('finish') ?? '';
+        return HttpResponse.json({
+          data: [
+            { device_id: 5, date: url.searchParams.get('start'), start: null, end: null, worked_minutes: 0 },
+            { device_id: 5, date: finish, start: '07:02', end: '09:17', worked_minutes: 135 },
+          ],
+        });
+      }),
+      http.get('/api/devices/reports/wash', () =>
+        HttpResponse.json({
+          data: {
+            id: 5,
+            wash_interval_hours: 24,
+            last_completed: '2026-11-20T22:00:00.000Z',
+            outdated: true,
+            running_since: null,
+            cycles: [
+              {
+                start: '2026-11-20T21:20:00.000Z',
+                finish: '2026-11-20T22:00:00.000Z',
+                minutes: 40,
+                outcome: 'completed',
+              },
+              {
+                start: '2026-11-19T21:20:00.000Z',
+                finish: '2026-11-19T21:25:00.000Z',
+                minutes: 5,
+                outcome: 'aborted',
+              },
+            ],
+          },
+        }),
+      ),
+    );
+    await renderEquipment('/account/devices/5?tab=dashboard', { devices: [oven] });
+    expect(await screen.findByRole('tab', { name: 'Сводка', selected: true })).toBeInTheDocument();
+
+    // Today at the device's address (Moscow): its own day, by the minute.
+    const worked = await screen.findByText('Отработано сегодня', { selector: 'dt' });
+    await waitFor(() => expect(worked.nextElementSibling).toHaveTextContent('2 ч 15 мин'));
+    const telemetry = asked[0];
+    expect(telemetry?.searchParams.get('devices')).toBe('5');
+    expect(telemetry?.searchParams.get('resolution')).toBe('minute');
+    const start = Number(telemetry?.searchParams.get('start'));
+    expect(new Date(start + 3 * HOUR).toISOString().slice(11, 19)).toBe('00:00:00');
+
+    const chart = await screen.findByRole('figure', { name: 'Ток сегодня, А' });
+    expect(within(chart).getByRole('img', { name: /^График «Ток сегодня, А»/ })).toBeInTheDocument();
+    // The device type reports no temperature: no temperature chart.
+    expect(screen.queryByRole('figure', { name: /Температура сегодня/ })).toBeNull();
+
+    const worktime = screen.getByRole('region', { name: 'Время работы за 7 дней' });
+    expect(within(worktime).getAllByRole('row')).toHaveLength(3);
+    expect(within(worktime).getByRole('row', { name: /07:02 09:17 2 ч 15 мин/ })).toBeInTheDocument();
+
+    const washes = screen.getByRole('region', { name: 'Мойки за 7 дней' });
+    expect(within(washes).getByText('Прервана')).toBeInTheDocument();
+    expect(within(washes).getByText('40')).toBeInTheDocument();
+    expect(screen.getByText('Мойка просрочена')).toBeInTheDocument();
+  });
+
+  it('shows the last 24 hours of connection beside the device facts', async () => {
+    server.use(http.get('/api/devices/5', () => HttpResponse.json({ data: oven })));
+    await renderEquipment('/account/devices/5', { devices: [oven] });
+    const history = await screen.findByRole('region', { name: 'Связь за последние 24 часа' });
+    expect(await within(history).findByRole('img', { name: 'В сети 50% времени' })).toBeInTheDocument();
+  });
+
   it('issues a new connection key after confirmation and shows it once', async () => {
     server.use(
       http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
@@ -64,9 +185,10 @@ describe('the device page', { timeout: 30_000 }, () => {
     await renderEquipment('/account/devices/5', { devices: [oven] });
     expect(await screen.findByRole('tab', { name: 'Подключение', selected: true })).toBeInTheDocument();
     expect(screen.getByText('oven-1', { selector: 'dd code' })).toBeInTheDocument();
-    // The dashboard, problems and recipes views belong to later issues.
+    // The problems and recipes views belong to later issues.
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Подключение',
+      'Сводка',
       'Сервисное обслуживание',
       'Настройки',
     ]);

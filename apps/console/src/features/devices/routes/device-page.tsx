@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, Stack, Tabs, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
@@ -7,12 +7,14 @@ import { statusOf } from '../../../lib/api-errors';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
 import { useDevice } from '../api/get-device';
 import { ConnectionPanel } from '../components/connection-panel';
+import { DashboardPanel } from '../components/dashboard-panel';
 import { DeviceStatus } from '../components/device-status';
 import { ServicePanel } from '../components/service-panel';
 import { SettingsPanel } from '../components/settings-panel';
 import { useNow } from '../components/use-now';
+import { useEquipmentReferences } from '../use-equipment-references';
 
-const TABS = ['connection', 'service', 'settings'] as const;
+const TABS = ['connection', 'dashboard', 'service', 'settings'] as const;
 type Tab = (typeof TABS)[number];
 
 /** A route id of digits only, as a number; anything else is no device. */
@@ -21,8 +23,8 @@ export function parseId(value: string | undefined): number | null {
 }
 
 /**
- * `/account/devices/{id}`: the device's views of SPEC §1 that exist so far: Connection, Service and
- * Settings (`?tab=`); the dashboard, problems and recipes views join with their issues.
+ * `/account/devices/{id}`: the device's views of SPEC §1 that exist so far: Connection, Dashboard,
+ * Service and Settings (`?tab=`); the problems and recipes views join with their issues.
  */
 export function DevicePage() {
   const { t } = useTranslation();
@@ -30,6 +32,7 @@ export function DevicePage() {
   const [params, setParams] = useSearchParamsState({ tab: 'connection' });
   const { data: device, isPending, error } = useDevice(id ?? 0);
   const now = useNow();
+  const { types } = useEquipmentReferences();
   const tab: Tab = (TABS as readonly string[]).includes(params.tab) ? (params.tab as Tab) : 'connection';
 
   const back = (
@@ -64,11 +67,23 @@ export function DevicePage() {
       >
         <Tabs.List mb="md">
           <Tabs.Tab value="connection">{t('Connection')}</Tabs.Tab>
+          <Tabs.Tab value="dashboard">{t('Overview')}</Tabs.Tab>
           <Tabs.Tab value="service">{t('Service')}</Tabs.Tab>
           <Tabs.Tab value="settings">{t('Settings')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="connection">
           <ConnectionPanel device={device} />
+        </Tabs.Panel>
+        <Tabs.Panel value="dashboard">
+          {device.is_smart ? (
+            <DashboardPanel device={device} type={types.find((type) => type.id === device.type_id)} />
+          ) : (
+            <Text size="sm">
+              {t(
+                'This device is not smart: set a controller ID or a current template in Settings to connect it.',
+              )}
+            </Text>
+          )}
         </Tabs.Panel>
         <Tabs.Panel value="service">
           <ServicePanel device={device} />

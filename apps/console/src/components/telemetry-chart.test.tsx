@@ -1,0 +1,114 @@
+import { MantineProvider } from '@mantine/core';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installCanvas } from '../test/canvas';
+import '../lib/i18n';
+import { alignSeries, TelemetryChart, type TelemetryChartSeries } from './telemetry-chart';
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-22T08:00:00Z');
+
+function renderChart(
+  series: TelemetryChartSeries[],
+  extra: { range?: { start: number; finish: number } } = {},
+) {
+  return render(
+    <MantineProvider env="test">
+      <TelemetryChart title="Ток" unit="А" series={series} gapMs={5 * MINUTE} {...extra} />
+    </MantineProvider>,
+  );
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('alignSeries: the devices on one time axis', () => {
+  it('joins the devices’ times, breaks long gaps and spans the period', () => {
+    const { data, layout, points } = alignSeries(
+      [
+        { label: 'A', t: [T0, T0 + MINUTE, T0 + 20 * MINUTE], values: [1, 2, 3] },
+        { label: 'B', t: [T0 + MINUTE], values: [5], min: [4], max: [6] },
+        { label: 'C', t: [], values: [] },
+      ],
+      5 * MINUTE,
+      { start: T0 - MINUTE, finish: T0 + 30 * MINUTE },
+    );
+    expect(points).toBe(4);
+    expect(data[0]).toEqual([
+      T0 - MINUTE,
+      T0,
+      T0 + MINUTE,
+      T0 + MINUTE + 1,
+      T0 + 20 * MINUTE,
+      T0 + 30 * MINUTE,
+    ]);
+    // A: its values, a null where the gap is (the line breaks), nothing at the period's ends.
+    expect(data[layout[0]?.line ?? -1]).toEqual([undefined, 1, 2, null, 3, undefined]);
+    // B: its line and its band, at its one time only.
+    expect(data[layout[1]?.line ?? -1]).toEqual([undefined, undefined, 5, undefined, undefined, undefined]);
+    expect(data[layout[1]?.band?.min ?? -1]?.[2]).toBe(4);
+    expect(data[layout[1]?.band?.max ?? -1]?.[2]).toBe(6);
+    // C has no point at all: a column of nothing, so the legend still lists it.
+    expect(data[layout[2]?.line ?? -1]).toEqual(new Array(6).fill(undefined));
+  });
+});
+
+describe('TelemetryChart', () => {
+  it('is a figure named by its caption, saying when there is nothing to draw', () => {
+    renderChart([{ label: 'Печь 1', t: [T0], values: [null] }]);
+    const figure = screen.getByRole('figure', { name: 'Ток, А' });
+    expect(within(figure).getByRole('status')).toHaveTextContent('Нет данных за этот период');
+    expect(within(figure).queryByRole('img')).toBeNull();
+  });
+
+  it('draws on a canvas inside a named image, with a legend that hides and shows lines', async () => {
+    installCanvas();
+    renderChart(
+      [
+        { label: 'Печь 1', t: [T0, T0 + MINUTE], values: [10, 12] },
+        { label: 'Печь 2', t: [T0, T0 + MINUTE], values: [3, 4] },
+      ],
+      { range: { start: T0, finish: T0 + 10 * MINUTE } },
+    );
+    const image = screen.getByRole('img', { name: /^График «Ток, А»: линий — 2, / });
+    expect(image.querySelector('canvas')).not.toBeNull();
+    expect(screen.getByText('Наведите указатель на график, чтобы увидеть значения')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Сбросить масштаб' })).toBeDisabled();
+    const entry = screen.getByRole('button', { name: /Печь 2/ });
+    expect(entry).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(entry);
+    expect(entry).toHaveAttribute('aria-pressed', 'false');
+    expect(entry).toHaveAttribute('title', 'Показать эту линию');
+    await userEvent.click(entry);
+    expect(entry).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('takes new data for the same lines without building the chart again', () => {
+    installCanvas();
+    const line = (values: number[]): TelemetryChartSeries[] => [
+      { label: 'Печь 1', t: values.map((_, i) => T0 + i * MINUTE), values },
+    ];
+    const chart = (series: TelemetryChartSeries[]) => (
+      <MantineProvider env="test">
+        <TelemetryChart title="Ток" unit="А" series={series} />
+      </MantineProvider>
+    );
+    const { rerender } = render(chart(line([1, 2])));
+    const canvas = screen.getByRole('img').querySelector('canvas');
+    rerender(chart(line([1, 2])));
+    rerender(chart(line([1, 2, 3])));
+    expect(screen.getByRole('img', { name: /линий — 1/ }).querySelector('canvas')).toBe(canvas);
+    // Another line: another chart.
+    rerender(chart([...line([1, 2, 3]), { label: 'Печь 2', t: [T0], values: [4] }]));
+    expect(screen.getByRole('img', { name: /линий — 2/ }).querySelector('canvas')).not.toBe(canvas);
+  });
+
+  it('in a browser that cannot draw, says so and keeps the legend', () => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    renderChart([{ label: 'Печь 1', t: [T0], values: [10] }]);
+    expect(
+      screen.getByText('Этот браузер не может нарисовать график; те же данные есть в таблице ниже.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Печь 1/ })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,544 @@
+import { Button, Group, Text, useComputedColorScheme } from '@mantine/core';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { getLocale } from '../lib/i18n';
+import { intlLocale } from '../lib/format';
+import classes from './telemetry-chart.module.css';
+
+/** One line of a {@link TelemetryChart}: a device's values over time. */
+export interface TelemetryChartSeries {
+  /** The legend's name of the line (a device's name). */
+  label: string;
+  /** Times in epoch milliseconds, ascending. */
+  t: readonly number[];
+  /** One value per time; `null` where there is none (the line breaks there). */
+  values: readonly (number | null)[];
+  /** Lowest and highest value per time (rollups): drawn as a faint band around the line. */
+  min?: readonly (number | null)[];
+  max?: readonly (number | null)[];
+  /** The line's colour and dash; by default {@link seriesStyle} of its position. */
+  color?: string;
+  dash?: readonly number[];
+}
+
+/** A span of time in epoch milliseconds. */
+export interface TelemetryChartRange {
+  start: number;
+  finish: number;
+}
+
+export interface TelemetryChartProps {
+  /** The chart's caption and accessible name, e.g. "Current". */
+  title: string;
+  /** The unit of the values, e.g. "A" or "°C": on the axis and after every value. */
+  unit: string;
+  series: readonly TelemetryChartSeries[];
+  /** Height of the plot in CSS pixels (axes included, legend not). Default 280. */
+  height?: number;
+  /** The period the chart covers: the time axis spans it even where there are no values. */
+  range?: TelemetryChartRange;
+  /** A line breaks where two consecutive points are further apart than this (ms). */
+  gapMs?: number;
+  /** Fraction digits of the values shown. Default 1. */
+  digits?: number;
+  /** Called with the zoomed span after a drag across the chart, and with `null` when it is reset. */
+  onZoom?: (range: TelemetryChartRange | null) => void;
+}
+
+/**
+ * Ten hues that keep at least 3:1 contrast against both the light (#fff) and the dark (#242424)
+ * page (WCAG 1.4.11 for graphics), and dashes that tell apart lines beyond the tenth.
+ */
+const PALETTE = [
+  '#1c7ed6',
+  '#e8590c',
+  '#2f9e44',
+  '#ae3ec9',
+  '#f03e3e',
+  '#0c8599',
+  '#845ef7',
+  '#a16207',
+  '#e64980',
+  '#7f7f7f',
+] as const;
+const DASHES: readonly (readonly number[])[] = [[], [8, 4], [2, 3], [12, 4, 2, 4], [1, 5]];
+
+/** The colour and dash of the `index`-th line, so several charts can draw a device alike. */
+export function seriesStyle(index: number): { color: string; dash: readonly number[] } {
+  return {
+    color: PALETTE[index % PALETTE.length] as string,
+    dash: DASHES[Math.floor(index / PALETTE.length) % DASHES.length] ?? [],
+  };
+}
+
+/** Where a line's values sit in the aligned data: its own column and its band's, if any. */
+interface Layout {
+  line: number;
+  band: { min: number; max: number } | null;
+}
+
+type Column = (number | null | undefined)[];
+
+/**
+ * The series on one time axis (uPlot's aligned data): each device's table, with a `null` put in
+ * the gaps longer than `gapMs`, joined by time (a time one device lacks is `undefined` for it, which
+ * uPlot draws across); the period's ends are added so the axis spans the whole period. Exported for
+ * its tests.
+ */
+export function alignSeries(
+  series: readonly TelemetryChartSeries[],
+  gapMs: number | undefined,
+  range: TelemetryChartRange | undefined,
+): { data: uPlot.AlignedData; layout: Layout[]; points: number } {
+  const tables: uPlot.AlignedData[] = [];
+  const owners: number[] = [];
+  let points = 0;
+  series.forEach((one, index) => {
+    const withBand = one.min !== undefined && one.max !== undefined;
+    const xs: number[] = [];
+    const columns: Column[] = withBand ? [[], [], []] : [[]];
+    const sources = withBand ? [one.values, one.min ?? [], one.max ?? []] : [one.values];
+    for (let i = 0; i < one.t.length; i += 1) {
+      const time = one.t[i] as number;
+      const previous = xs[xs.length - 1];
+      if (gapMs !== undefined && previous !== undefined && time - previous > gapMs) {
+        xs.push(previous + 1);
+        for (const column of columns) column.push(null);
+      }
+      xs.push(time);
+      sources.forEach((source, c) => (columns[c] as Column).push(source[i] ?? null));
+      if (one.values[i] !== null && one.values[i] !== undefined) points += 1;
+    }
+    if (xs.length > 0) {
+      tables.push([xs, ...columns] as uPlot.AlignedData);
+      owners.push(index);
+    }
+  });
+
+  const joined: Column[] =
+    tables.length === 0 ? [[]] : (uPlot.join(tables) as unknown as Column[]).map((column) => [...column]);
+  const xs = joined[0] as number[];
+  // Columns of the series without any point: nothing but alignment gaps.
+  const layout: Layout[] = [];
+  const columns: Column[] = [xs];
+  let next = 1;
+  series.forEach((one, index) => {
+    const withBand = one.min !== undefined && one.max !== undefined;
+    const has = owners.includes(index);
+    const take = () => (has ? (joined[next++] as Column) : new Array<undefined>(xs.length).fill(undefined));
+    const line = columns.push(take()) - 1;
+    const band = withBand ? { min: columns.push(take()) - 1, max: columns.push(take()) - 1 } : null;
+    layout.push({ line, band });
+  });
+
+  if (range && xs.length > 0) {
+    // Times outside every line (undefined for all): the axis reaches the period's ends.
+    if ((xs[0] as number) > range.start) {
+      for (const column of columns) column.unshift(undefined);
+      xs[0] = range.start;
+    }
+    if ((xs[xs.length - 1] as number) < range.finish) {
+      for (const column of columns) column.push(undefined);
+      xs[xs.length - 1] = range.finish;
+    }
+  }
+  return { data: columns as unknown as uPlot.AlignedData, layout, points };
+}
+
+/** Whether this browser can draw on a canvas (a DOM without layout, as in some tests, cannot). */
+function canDraw(): boolean {
+  if (typeof Path2D === 'undefined') return false;
+  try {
+    return document.createElement('canvas').getContext('2d') !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** A line's colour, faint, for its min–max band (a `#rrggbb` colour; anything else gets grey). */
+function translucent(color: string): string {
+  return /^#[0-9a-f]{6}$/i.test(color) ? `${color}26` : 'rgba(128, 128, 128, 0.15)';
+}
+
+const DAY_MS = 86_400_000;
+
+/** Tick labels of the time axis: times of day within a day, dates beyond. */
+function timeTicks(locale: string) {
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+  const dayAndTime = new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' });
+  return (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
+    splits.map((split) => {
+      if (increment >= DAY_MS) return day.format(split);
+      const moment = new Date(split);
+      const midnight = moment.getHours() === 0 && moment.getMinutes() === 0;
+      return midnight && increment >= 3_600_000 ? dayAndTime.format(split) : time.format(split);
+    });
+}
+
+/** A dash pattern drawn as a short line in the legend, so a line is told by its dash too. */
+function Swatch({ color, dash }: { color: string; dash: readonly number[] }) {
+  return (
+    <svg width="24" height="10" aria-hidden="true" className={classes.swatch}>
+      <line x1="0" y1="5" x2="24" y2="5" stroke={color} strokeWidth="3" strokeDasharray={dash.join(' ')} />
+    </svg>
+  );
+}
+
+interface CursorValues {
+  time: number | null;
+  /** Per series: the value nearest the cursor, `undefined` when it has none there. */
+  values: (number | null | undefined)[];
+}
+
+/**
+ * A time-series chart on uPlot (the project's chart library: 100 000 points draw at once): one line
+ * per series, each with its own colour and dash, an optional min–max band, zoom by dragging across
+ * the plot (double-click or "Reset zoom" to undo), a legend whose entries show and hide their lines
+ * and read the values under the cursor with its time in the interface language, and a size that
+ * follows its container. It is a figure with a caption; the plot itself is an image named after
+ * the chart. Without any value it says so instead.
+ *
+ * Independent of any screen: give it series of times and values.
+ */
+export function TelemetryChart({
+  title,
+  unit,
+  series,
+  height = 280,
+  range,
+  gapMs,
+  digits = 1,
+  onZoom,
+}: TelemetryChartProps) {
+  const { t } = useTranslation();
+  const captionId = useId();
+  const hintId = useId();
+  const scheme = useComputedColorScheme('light');
+  const language = getLocale();
+  const plotRef = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<uPlot | null>(null);
+  const onZoomRef = useRef(onZoom);
+  onZoomRef.current = onZoom;
+  const [zoomed, setZoomed] = useState(false);
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(() => new Set());
+  // A chart built again (new colours, another language) keeps the lines the user hid.
+  const hiddenRef = useRef(hidden);
+  hiddenRef.current = hidden;
+  const [cursor, setCursor] = useState<CursorValues>({ time: null, values: [] });
+  const drawable = useMemo(canDraw, []);
+
+  const rangeStart = range?.start;
+  const rangeFinish = range?.finish;
+  const aligned = useMemo(
+    () =>
+      alignSeries(
+        series,
+        gapMs,
+        rangeStart !== undefined && rangeFinish !== undefined
+          ? { start: rangeStart, finish: rangeFinish }
+          : undefined,
+      ),
+    [series, gapMs, rangeStart, rangeFinish],
+  );
+  // What the chart is built from besides its data: the same lines (names, colours, bands), size and
+  // formats. A caller may pass new arrays on every render (live updates): the chart is built again
+  // only when this changes, and otherwise only takes the new data, keeping the user's zoom.
+  const lineKey = JSON.stringify(
+    series.map((one, index) => {
+      const fallback = seriesStyle(index);
+      return [
+        one.label,
+        one.color ?? fallback.color,
+        one.dash ?? fallback.dash,
+        one.min !== undefined && one.max !== undefined,
+      ];
+    }),
+  );
+  const styles = useMemo(
+    () =>
+      (JSON.parse(lineKey) as [string, string, number[], boolean][]).map(([label, color, dash]) => ({
+        label,
+        color,
+        dash,
+      })),
+    [lineKey],
+  );
+  const formats = useMemo(() => {
+    const locale = intlLocale();
+    return {
+      value: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }),
+      moment: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }),
+      ticks: timeTicks(locale),
+    };
+    // `language`: the formats follow the interface language.
+  }, [digits, language]);
+  const hasPoints = aligned.points > 0;
+  const alignedRef = useRef(aligned);
+  alignedRef.current = aligned;
+  const zoomedRef = useRef(zoomed);
+  zoomedRef.current = zoomed;
+
+  // Other lines show every line again.
+  useEffect(() => setHidden(new Set()), [lineKey]);
+
+  useEffect(() => {
+    const target = plotRef.current;
+    if (!target || !hasPoints || !drawable) return;
+    const { data, layout } = alignedRef.current;
+    const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
+    const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
+    const uSeries: uPlot.Series[] = [{}];
+    const bands: uPlot.Band[] = [];
+    layout.forEach((place, index) => {
+      const style = styles[index] ?? { label: '', ...seriesStyle(index) };
+      const show = !hiddenRef.current.has(index);
+      uSeries[place.line] = {
+        label: style.label,
+        show,
+        stroke: style.color,
+        width: 2,
+        dash: [...style.dash],
+        spanGaps: false,
+      };
+      if (place.band) {
+        const edge: uPlot.Series = {
+          label: `${style.label} (min/max)`,
+          show,
+          stroke: 'transparent',
+          width: 0,
+          points: { show: false },
+        };
+        uSeries[place.band.min] = { ...edge };
+        uSeries[place.band.max] = { ...edge };
+        bands.push({ series: [place.band.max, place.band.min], fill: translucent(style.color) });
+      }
+    });
+    const width = target.clientWidth || 600;
+    let frame = 0;
+    const chart = new uPlot(
+      {
+        width,
+        height,
+        ms: 1,
+        series: uSeries,
+        bands,
+        legend: { show: false },
+        cursor: { drag: { x: true, y: false, setScale: true } },
+        scales: { x: { time: true } },
+        axes: [
+          {
+            stroke: ink,
+            grid: { stroke: grid, width: 1 },
+            ticks: { stroke: grid, width: 1 },
+            values: formats.ticks,
+          },
+          {
+            stroke: ink,
+            grid: { stroke: grid, width: 1 },
+            ticks: { stroke: grid, width: 1 },
+            label: unit,
+            labelSize: 20,
+            size: 56,
+            values: (_u, splits) => splits.map((split) => formats.value.format(split)),
+          },
+        ],
+        hooks: {
+          setCursor: [
+            (u) => {
+              cancelAnimationFrame(frame);
+              frame = requestAnimationFrame(() => {
+                const idx = u.cursor.idx;
+                const idxs = u.cursor.idxs ?? [];
+                setCursor({
+                  time: idx === null || idx === undefined ? null : (u.data[0][idx] ?? null),
+                  values: layout.map((place) => {
+                    const at = idxs[place.line];
+                    return at === null || at === undefined ? undefined : u.data[place.line]?.[at];
+                  }),
+                });
+              });
+            },
+          ],
+          setScale: [
+            (u, key) => {
+              if (key !== 'x') return;
+              const xs = u.data[0];
+              const first = xs[0];
+              const last = xs[xs.length - 1];
+              const { min, max } = u.scales.x ?? {};
+              if (first === undefined || last === undefined || min == null || max == null) return;
+              const isZoomed = min > first || max < last;
+              if (isZoomed === zoomedRef.current && !isZoomed) return;
+              zoomedRef.current = isZoomed;
+              setZoomed(isZoomed);
+              onZoomRef.current?.(isZoomed ? { start: Math.round(min), finish: Math.round(max) } : null);
+            },
+          ],
+        },
+      },
+      data,
+      target,
+    );
+    chartRef.current = chart;
+    const observer = new ResizeObserver((entries) => {
+      const box = entries[0]?.contentRect;
+      if (box && box.width > 0 && Math.abs(box.width - chart.width) >= 1) {
+        chart.setSize({ width: box.width, height });
+      }
+    });
+    observer.observe(target);
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+      chart.destroy();
+      chartRef.current = null;
+      if (zoomedRef.current) {
+        zoomedRef.current = false;
+        setZoomed(false);
+        onZoomRef.current?.(null);
+      }
+    };
+  }, [styles, height, unit, formats, scheme, hasPoints, drawable]);
+
+  // New data for the same lines: the chart takes it; a zoomed chart keeps its zoom.
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart || chart.data === aligned.data) return;
+    chart.setData(aligned.data, !zoomedRef.current);
+  }, [aligned]);
+
+  // Showing and hiding lines (and their bands) without building the chart again.
+  useEffect(() => {
+    const chart = chartRef.current;
+    if (!chart) return;
+    aligned.layout.forEach((place, index) => {
+      const show = !hidden.has(index);
+      if (chart.series[place.line]?.show === show) return;
+      chart.setSeries(place.line, { show });
+      if (place.band) {
+        chart.setSeries(place.band.min, { show });
+        chart.setSeries(place.band.max, { show });
+      }
+    });
+  }, [hidden, aligned]);
+
+  const resetZoom = () => {
+    const chart = chartRef.current;
+    const xs = chart?.data[0];
+    if (!chart || !xs || xs.length === 0) return;
+    chart.setScale('x', { min: xs[0] as number, max: xs[xs.length - 1] as number });
+  };
+
+  const toggle = (index: number) =>
+    setHidden((current) => {
+      const next = new Set(current);
+      if (next.has(index)) next.delete(index);
+      else next.add(index);
+      return next;
+    });
+
+  const valueText = (value: number | null | undefined) =>
+    value === null || value === undefined ? '—' : `${formats.value.format(value)} ${unit}`;
+  const caption = unit ? `${title}, ${unit}` : title;
+  const spanLabel =
+    aligned.data[0].length > 0
+      ? `${formats.moment.format(aligned.data[0][0])} – ${formats.moment.format(
+          aligned.data[0][aligned.data[0].length - 1],
+        )}`
+      : '';
+
+  return (
+    <figure className={classes.figure} aria-labelledby={captionId}>
+      <Group justify="space-between" align="center" gap="xs" mb="xs">
+        <Text component="figcaption" id={captionId} fw={700}>
+          {caption}
+        </Text>
+        {hasPoints && drawable && (
+          <Group gap="xs">
+            <Text size="xs" c="dimmed" id={hintId}>
+              {t('Drag across the chart to zoom in')}
+            </Text>
+            <Button
+              variant="default"
+              size="compact-sm"
+              onClick={resetZoom}
+              disabled={!zoomed}
+              aria-describedby={hintId}
+            >
+              {t('Reset zoom')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {!hasPoints ? (
+        <Text
+          c="dimmed"
+          ta="center"
+          py="xl"
+          role="status"
+          className={classes.empty}
+          style={{ minHeight: height }}
+        >
+          {t('No data for this period')}
+        </Text>
+      ) : (
+        <>
+          <div
+            ref={plotRef}
+            role="img"
+            aria-label={t('Chart “{{title}}”: {{count}} lines, {{span}}', {
+              title: caption,
+              count: series.length,
+              span: spanLabel,
+            })}
+            className={classes.plot}
+            style={{ minHeight: height }}
+          >
+            {!drawable && (
+              <Text c="dimmed" ta="center" py="xl">
+                {t('This browser cannot draw the chart; the table below has the same data.')}
+              </Text>
+            )}
+          </div>
+          <div className={classes.legend}>
+            <Text size="sm" className={classes.cursorTime}>
+              {cursor.time === null
+                ? t('Point at the chart to read its values')
+                : formats.moment.format(cursor.time)}
+            </Text>
+            <ul className={classes.entries} aria-label={t('Legend: {{title}}', { title })}>
+              {series.map((one, index) => {
+                const style = styles[index] ?? seriesStyle(index);
+                const shown = !hidden.has(index);
+                return (
+                  <li key={`${index}-${one.label}`}>
+                    <button
+                      type="button"
+                      className={classes.entry}
+                      aria-pressed={shown}
+                      data-hidden={!shown || undefined}
+                      onClick={() => toggle(index)}
+                      title={shown ? t('Hide this line') : t('Show this line')}
+                    >
+                      <Swatch color={style.color} dash={style.dash} />
+                      <span className={classes.entryLabel}>{one.label}</span>
+                      <span className={classes.entryValue}>{valueText(cursor.values[index])}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        </>
+      )}
+    </figure>
+  );
+}

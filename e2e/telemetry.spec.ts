@@ -1,0 +1,221 @@
+import AxeBuilder from '@axe-core/playwright';
+import { readFile } from 'node:fs/promises';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
+import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/fixtures';
+
+/**
+ * The telemetry page (docs/telemetry.md, "The telemetry page") in a real browser, in Russian: an
+ * organisation of this spec's own gets a smart combi oven through the API, the oven sends three
+ * hours of samples through the device protocol's HTTP ingest, and its admin opens the page, picks
+ * the oven, sees the charts and the table, downloads the CSV, and looks at the notifications tab.
+ * axe finds nothing to fix on either tab.
+ */
+
+function databaseUrl(): string {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
+  return url;
+}
+
+const CSV_HEADER =
+  'device_id,device,time,current_a,temperature_c,door_open,state,program,error_code,core_temperature_c,humidity_pct';
+const MINUTE = 60_000;
+
+/** A state-changing API call in the page's session (X-XSRF-TOKEN as the console sends it). */
+async function post<T>(page: Page, url: string, data: unknown): Promise<T> {
+  const response = await page.request.post(url, {
+    data,
+    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
+  });
+  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** Three hours of a working oven, one sample a minute, sent as a device does (docs/device-protocol.md). */
+async function sendSamples(request: APIRequestContext, credential: string, now: number) {
+  const samples = Array.from({ length: 180 }, (_, i) => {
+    const ts = now - (180 - i) * MINUTE;
+    return {
+      ts,
+      current: 12 + (i % 10),
+      temperature: 160 + (i % 20),
+      door_open: i % 30 === 0,
+      state: i % 30 === 0 ? 'idle' : 'cooking',
+    };
+  });
+  const response = await request.post('/api/ingest/v1/telemetry', {
+    data: samples,
+    headers: { Authorization: `Bearer ${credential}` },
+  });
+  expect(response.status(), await response.text()).toBe(202);
+  const answer = (await response.json()) as { data: { accepted: number; rejected: unknown[] } };
+  expect(answer.data.rejected).toEqual([]);
+  expect(answer.data.accepted).toBe(180);
+}
+
+/** One sample at `ts` drawing `current` amperes. */
+async function sendOne(request: APIRequestContext, credential: string, ts: number, current: number) {
+  const response = await request.post('/api/ingest/v1/telemetry', {
+    data: { ts, current, temperature: 170, door_open: false, state: 'cooking' },
+    headers: { Authorization: `Bearer ${credential}` },
+  });
+  expect(response.status(), await response.text()).toBe(202);
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    })),
+  ).toEqual([]);
+}
+
+test.describe('the telemetry page', () => {
+  // Building the organisation, ingesting and the first load of the page on a loaded machine.
+  test.describe.configure({ timeout: 90_000 });
+
+  const unique = `-telemetry-${Date.now().toString(36)}-${process.pid}`;
+  const deviceName = `Пароконвектомат ${unique}`;
+  let org: Fixtures;
+  let oven = { id: 0, credential: '' };
+
+  test.beforeAll(() => {
+    org = seedFixtures({ databaseUrl: databaseUrl(), suffix: unique });
+  });
+
+  test('charts a device’s samples, lists them, downloads them as CSV, and passes axe', async ({
+    page,
+    request,
+  }) => {
+    await signInWithApi(page, org.admin);
+
+    await test.step('a smart oven with three hours of samples', async () => {
+      const address = await post<{ id: number }>(page, '/api/addresses/', {
+        name: `Кафе ${unique}`,
+        full_address: 'Екатеринбург, ул. Вайнера, 9',
+        city: 'Екатеринбург',
+        time_zone: 'Asia/Yekaterinburg',
+        work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
+      });
+      const room = await post<{ id: number }>(page, '/api/rooms/', {
+        name: 'Горячий цех',
+        address_id: address.id,
+      });
+      const types = (await (await page.request.get('/api/devices/types/')).json()) as {
+        data: { data: { id: number; slug: string }[] };
+      };
+      const combi = types.data.data.find((type) => type.slug === 'combi_oven');
+      if (!combi) throw new Error('no combi_oven device type');
+      const device = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        name: deviceName,
+        type_id: combi.id,
+        room_id: room.id,
+        controller_id: `kc${unique}`,
+      });
+      if (!device.credential) throw new Error('the smart device came without its credential');
+      oven = { id: device.id, credential: device.credential };
+      await sendSamples(request, device.credential, Date.now());
+    });
+
+    await test.step('picking the oven draws its charts and fills the table', async () => {
+      await page.goto('/account/telemetry');
+      await expect(page.getByRole('heading', { level: 1, name: 'Телеметрия' })).toBeVisible();
+      await expect(page.getByRole('tab', { name: 'Телеметрия', selected: true })).toBeVisible();
+      await expect(
+        page.getByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
+      ).toBeVisible();
+
+      const picker = page.getByRole('combobox', { name: 'Устройства на графиках' });
+      await picker.click();
+      await picker.fill(unique);
+      await page.getByRole('option', { name: new RegExp(deviceName) }).click();
+      await expect(page).toHaveURL(urlWithPath('/account/telemetry'));
+      await expect(page).toHaveURL(/[?&]devices=\d+(&|$)/);
+      await page.keyboard.press('Escape');
+
+      const current = page.getByRole('figure', { name: 'Ток, А' });
+      await expect(current.getByRole('img', { name: /^График «Ток, А»: линий — 1/ })).toBeVisible();
+      await expect(current.locator('canvas')).toBeVisible();
+      await expect(page.getByRole('figure', { name: 'Температура, °C' }).locator('canvas')).toBeVisible();
+      await expect(current.getByRole('button', { name: new RegExp(deviceName) })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      // 24 hours by default: minute rollups, one row per minute with samples (180 of them).
+      await expect(page.getByText('Детализация: Минуты')).toBeVisible();
+      const table = page.getByRole('table', { name: 'Данные телеметрии' });
+      await expect(table).toHaveAttribute('aria-rowcount', '181');
+      await expect(table.getByRole('row').nth(1)).toContainText(deviceName);
+
+      // The cursor over the plot reads the values at that time.
+      const box = await current.locator('.u-over').boundingBox();
+      if (!box) throw new Error('the plot has no box');
+      await page.mouse.move(box.x + box.width - 20, box.y + box.height / 2);
+      await expect(current.getByRole('button', { name: new RegExp(deviceName) })).toContainText(/\d А/);
+    });
+
+    await test.step('the open chart draws a new sample as it comes, without a reload (SSE)', async () => {
+      const current = page.getByRole('figure', { name: 'Ток, А' });
+      const legend = current.getByRole('button', { name: new RegExp(deviceName) });
+      await sendOne(request, oven.credential, Date.now() + 3 * MINUTE, 77.7);
+      // The newest point is at the right edge of the stretched period.
+      await expect(async () => {
+        const box = await current.locator('.u-over').boundingBox();
+        if (!box) throw new Error('the plot has no box');
+        await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+        await expect(legend).toContainText('77,7 А', { timeout: 1_000 });
+      }).toPass({ timeout: 15_000 });
+    });
+
+    await test.step('a reload keeps the choice', async () => {
+      await page.reload();
+      await expect(page.getByRole('table', { name: 'Данные телеметрии' })).toHaveAttribute(
+        'aria-rowcount',
+        '181',
+      );
+    });
+
+    await test.step('the CSV comes with its progress and the server’s name', async () => {
+      const downloaded = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Скачать CSV' }).click();
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toMatch(/^telemetry_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+      await expect(page.getByText(`Сохранено как ${download.suggestedFilename()}`)).toBeVisible();
+      const path = await download.path();
+      const text = await readFile(path, 'utf8');
+      const lines = text.split('\r\n');
+      expect(lines[0]).toBe(`\uFEFF${CSV_HEADER}`);
+      expect(lines[1]).toContain(`,${deviceName},`);
+      expect(lines.filter(Boolean)).toHaveLength(181);
+    });
+
+    await test.step('axe finds nothing on the telemetry tab', async () => {
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('the notifications tab: none yet, and axe finds nothing there either', async () => {
+      await page.getByRole('tab', { name: 'Уведомления' }).click();
+      await expect(page).toHaveURL(/[?&]tab=notifications(&|$)/);
+      await expect(page.getByText('Записей не найдено', { exact: true })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Скачать Excel' })).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('the device page follows the device live: last online moves without a reload', async () => {
+      await page.goto(`/account/devices/${oven.id}`);
+      const lastOnline = page.locator('dt', { hasText: 'Последний раз в сети' }).locator('+ dd');
+      await expect(lastOnline).not.toHaveText('Никогда');
+      const before = await lastOnline.textContent();
+      await sendOne(request, oven.credential, Date.now() + 4 * MINUTE, 5);
+      await expect(lastOnline).not.toHaveText(before ?? '', { timeout: 15_000 });
+      await page.getByRole('tab', { name: 'Сводка' }).click();
+      await expect(page.getByRole('figure', { name: 'Ток сегодня, А' }).locator('canvas')).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Время работы за 7 дней' })).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+  });
+});
