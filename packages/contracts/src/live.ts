@@ -12,8 +12,6 @@ export const LIVE_PATH = '/api/live';
 
 export const LIVE_EVENTS = { devices: 'devices', samples: 'samples' } as const;
 
-/** Holders of these modules (screens that show devices' states) get `devices` events. */
-export const LIVE_DEVICE_MODULES: readonly ModuleSlug[] = ['dashboard', 'devices', 'telemetry'];
 /** Asking for `samples` events (screens that draw a device's samples) needs one of these. */
 export const LIVE_SAMPLE_MODULES: readonly ModuleSlug[] = ['devices', 'telemetry'];
 

@@ -17,6 +17,12 @@ export const MODULE_SLUGS = [
   'billing',
 ] as const;
 export type ModuleSlug = (typeof MODULE_SLUGS)[number];
+
+/**
+ * Modules whose screens show devices (the dashboard, the telemetry page, the equipment): their
+ * holders may read the devices and device types lists, and get live device updates.
+ */
+export const DEVICE_VIEWING_MODULES: readonly ModuleSlug[] = ['dashboard', 'devices', 'telemetry'];
 /** Sidebar labels exactly as SPEC §2 gives them (Russian), with the English translation. */
 export const MODULE_LABELS: Record<ModuleSlug, { ru: string; en: string }> = {
   dashboard: { ru: 'Главная', en: 'Dashboard' },

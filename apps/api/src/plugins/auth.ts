@@ -17,11 +17,12 @@ import { readSession, readSessionWithUser, startSession, verifyCsrf } from './se
  * What a route needs, declared on every API route as `config: {access}`:
  * - `'public'`: anyone (CSRF still applies to state-changing methods);
  * - `'user'`: any signed-in user;
- * - a module slug: a signed-in user whose access role holds that module (SPEC §6);
+ * - a module slug: a signed-in user whose access role holds that module (SPEC §6); a list of
+ *   slugs: one holding any of them (lists several screens read, such as the devices);
  * - `'device'`: a device's gateway credential, which the route itself checks (telemetry ingest);
  *   no user or session is looked up and no CSRF applies.
  */
-export type Access = 'public' | 'user' | 'device' | ModuleSlug;
+export type Access = 'public' | 'user' | 'device' | ModuleSlug | readonly ModuleSlug[];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -135,7 +136,9 @@ export const authPlugin = fp(
       if (access !== 'public' && !request.user) throw unauthenticated();
       const csrf = config.csrf !== false;
       if (csrf && !SAFE_METHODS.has(request.method) && request.authVia !== 'token') verifyCsrf(request);
-      if (access !== 'public' && access !== 'user' && !request.user?.moduleSlugs.has(access)) {
+      if (access === 'public' || access === 'user') return;
+      const held = request.user?.moduleSlugs;
+      if (typeof access === 'string' ? !held?.has(access) : !access.some((slug) => held?.has(slug))) {
         throw forbidden();
       }
     });

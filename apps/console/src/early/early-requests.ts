@@ -52,8 +52,8 @@ function request(url: string, init: RequestInit = {}): Promise<EarlyAnswer> {
 
 const held = inlinedModules();
 const started = new Map<string, Promise<EarlyAnswer>>();
-for (const { url, module } of Object.values(REFERENCE_LISTS)) {
-  if (held.has(module) && !started.has(url)) started.set(url, request(url));
+for (const { url, modules } of Object.values(REFERENCE_LISTS)) {
+  if (modules.some((slug) => held.has(slug)) && !started.has(url)) started.set(url, request(url));
 }
 const token = xsrfToken();
 if (held.has(REFERENCE_ROLES.module) && token) {

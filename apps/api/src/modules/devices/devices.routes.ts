@@ -4,6 +4,7 @@ import {
   devicesListQuerySchema,
   deviceWithCredentialSchema,
   pagedSchema,
+  DEVICE_VIEWING_MODULES,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -45,7 +46,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/devices/', {
-    config: { access: 'devices' },
+    config: { access: DEVICE_VIEWING_MODULES },
     schema: {
       tags,
       summary:

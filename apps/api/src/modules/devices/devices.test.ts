@@ -401,12 +401,13 @@ describe('organisation scoping and access', () => {
   it('answers 403 without the devices module, 401 without a session', async () => {
     const { org, body } = await setup();
     const device = await buildDevice(t.db, org.organisationId);
-    const user = await buildUser(t.db, org.organisationId, { modules: ['dashboard', 'addresses'] });
+    const user = await buildUser(t.db, org.organisationId, { modules: ['requests', 'addresses'] });
     const denied = new TestClient(t.app);
     await denied.login(user.email, user.password);
     const guest = await TestClient.visitor(t.app);
     const calls = (c: TestClient) => [
       c.get('/api/devices/'),
+      c.get('/api/devices/types/'),
       c.post('/api/devices/', body()),
       c.get(`/api/devices/${device.id}`),
       c.put(`/api/devices/${device.id}`, body()),
@@ -418,6 +419,24 @@ describe('organisation scoping and access', () => {
       expect(res.json()).toEqual({ message: 'This action is unauthorized.' });
     }
     for (const res of await Promise.all(calls(guest))) expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('the devices lists for the screens that show devices', () => {
+  it('are open to holders of the dashboard or telemetry module, who still may not change devices', async () => {
+    const { org, body } = await setup();
+    const device = await buildDevice(t.db, org.organisationId, { name: 'Shown' });
+    for (const module of ['dashboard', 'telemetry'] as const) {
+      const user = await buildUser(t.db, org.organisationId, { modules: [module] });
+      const client = new TestClient(t.app);
+      await client.login(user.email, user.password);
+      const list = await client.get('/api/devices/');
+      expect(list.statusCode).toBe(200);
+      expect((list.json() as { data: { id: number }[] }).data.map((d) => d.id)).toContain(device.id);
+      expect((await client.get('/api/devices/types/')).statusCode).toBe(200);
+      expect((await client.get(`/api/devices/${device.id}`)).statusCode).toBe(403);
+      expect((await client.post('/api/devices/', body())).statusCode).toBe(403);
+    }
   });
 });
 

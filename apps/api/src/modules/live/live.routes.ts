@@ -1,5 +1,5 @@
 import {
-  LIVE_DEVICE_MODULES,
+  DEVICE_VIEWING_MODULES,
   LIVE_PATH,
   LIVE_SAMPLE_MODULES,
   liveQuerySchema,
@@ -44,7 +44,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
       reply.hijack();
       hub.add({
         organisationId: user.organisationId,
-        devices: holds(LIVE_DEVICE_MODULES),
+        devices: holds(DEVICE_VIEWING_MODULES),
         cursors,
         lastEventId: Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : undefined,
         stream: reply.raw,

@@ -1,7 +1,7 @@
 // Every Mantine component's styles, for the account screens (the first bundle has only those of
 // the guest pages; see app/provider.tsx).
 import '@mantine/core/styles.layer.css';
-import { LIVE_DEVICE_MODULES, type AuthUser } from '@kontrol/contracts';
+import { DEVICE_VIEWING_MODULES, type AuthUser } from '@kontrol/contracts';
 import {
   ActionIcon,
   AppShell,
@@ -39,7 +39,7 @@ export function AccountLayout() {
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { ready } = useReferenceData(user);
-  useLiveDevices(ready && user.acl_modules.some((m) => LIVE_DEVICE_MODULES.includes(m.slug)));
+  useLiveDevices(ready && user.acl_modules.some((m) => DEVICE_VIEWING_MODULES.includes(m.slug)));
   // The page's title shows with the frame; the page itself waits for the reference data (SPEC §1).
   const { pathname } = useLocation();
   const title = useMatches()

@@ -1,22 +1,28 @@
 import type { ModuleSlug } from '@kontrol/contracts';
 
 /**
+ * Holders of any of these may read the devices and their types: the contracts'
+ * DEVICE_VIEWING_MODULES, written out so that this file (in the first bundle) imports nothing.
+ */
+export const DEVICE_VIEWERS = ['dashboard', 'devices', 'telemetry'] as const satisfies readonly ModuleSlug[];
+
+/**
  * The reference lists read with a plain GET (SPEC §1, §7): their address under `/api` and the
- * module a user needs for them. Shared by the reference data (resources.ts) and the early
+ * modules of which a user needs one for them. Shared by the reference data (resources.ts) and the early
  * requests of a signed-in page (src/early/early-requests.ts), which must stay free of anything
  * heavier than this list.
  */
 export const REFERENCE_LISTS = {
-  deviceTypes: { url: '/devices/types/', module: 'devices' },
-  devices: { url: '/devices/', module: 'devices' },
-  addresses: { url: '/addresses/', module: 'addresses' },
-  rooms: { url: '/rooms/', module: 'addresses' },
-  deviceEventTemplates: { url: '/devices/events/templates/all', module: 'device_event_template' },
-  recipes: { url: '/recipes/', module: 'recipes' },
-  recipesSets: { url: '/recipes_sets/', module: 'recipes' },
-  aclModules: { url: '/acl/modules', module: 'users' },
-  deviceEvents: { url: '/devices/events', module: 'device_event_template' },
-} as const satisfies Record<string, { url: string; module: ModuleSlug }>;
+  deviceTypes: { url: '/devices/types/', modules: DEVICE_VIEWERS },
+  devices: { url: '/devices/', modules: DEVICE_VIEWERS },
+  addresses: { url: '/addresses/', modules: ['addresses'] },
+  rooms: { url: '/rooms/', modules: ['addresses'] },
+  deviceEventTemplates: { url: '/devices/events/templates/all', modules: ['device_event_template'] },
+  recipes: { url: '/recipes/', modules: ['recipes'] },
+  recipesSets: { url: '/recipes_sets/', modules: ['recipes'] },
+  aclModules: { url: '/acl/modules', modules: ['users'] },
+  deviceEvents: { url: '/devices/events', modules: ['device_event_template'] },
+} as const satisfies Record<string, { url: string; modules: readonly ModuleSlug[] }>;
 
 export type ReferenceListName = keyof typeof REFERENCE_LISTS;
 

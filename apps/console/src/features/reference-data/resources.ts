@@ -21,8 +21,8 @@ export interface ReferenceResource {
   /** Query key suffix and log name. */
   name: string;
   flag: LoadingFlag;
-  /** Only users holding this module load it: anyone else would get 403 for nothing. */
-  module: ModuleSlug;
+  /** Only users holding one of these modules load it: anyone else would get 403 for nothing. */
+  modules: readonly ModuleSlug[];
   /** Account pages wait for it (SPEC §1); the others are only requested on entry. */
   gates: boolean;
   /** SPEC §4: addresses and rooms are cached; a load is skipped unless a refresh is forced. */
@@ -68,7 +68,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'deviceTypes',
     flag: 'deviceTypes',
-    module: REFERENCE_LISTS.deviceTypes.module,
+    modules: REFERENCE_LISTS.deviceTypes.modules,
     gates: true,
     cached: false,
     load: async (signal) =>
@@ -77,7 +77,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'devices',
     flag: 'devices',
-    module: REFERENCE_LISTS.devices.module,
+    modules: REFERENCE_LISTS.devices.modules,
     gates: true,
     cached: false,
     load: getList('devices'),
@@ -85,7 +85,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'addresses',
     flag: 'addresses',
-    module: REFERENCE_LISTS.addresses.module,
+    modules: REFERENCE_LISTS.addresses.modules,
     gates: true,
     cached: true,
     load: getList('addresses'),
@@ -93,7 +93,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'rooms',
     flag: 'rooms',
-    module: REFERENCE_LISTS.rooms.module,
+    modules: REFERENCE_LISTS.rooms.modules,
     gates: true,
     cached: true,
     load: getList('rooms'),
@@ -101,7 +101,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'deviceEventTemplates',
     flag: 'device_event_templates',
-    module: REFERENCE_LISTS.deviceEventTemplates.module,
+    modules: REFERENCE_LISTS.deviceEventTemplates.modules,
     gates: true,
     cached: false,
     load: getList('deviceEventTemplates'),
@@ -109,7 +109,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'recipes',
     flag: 'recipes',
-    module: REFERENCE_LISTS.recipes.module,
+    modules: REFERENCE_LISTS.recipes.modules,
     gates: true,
     cached: false,
     load: getList('recipes'),
@@ -117,7 +117,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'recipesSets',
     flag: 'recipesSets',
-    module: REFERENCE_LISTS.recipesSets.module,
+    modules: REFERENCE_LISTS.recipesSets.modules,
     gates: true,
     cached: false,
     load: getList('recipesSets'),
@@ -125,7 +125,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'aclModules',
     flag: 'acl',
-    module: REFERENCE_LISTS.aclModules.module,
+    modules: REFERENCE_LISTS.aclModules.modules,
     gates: true,
     cached: false,
     load: getList('aclModules'),
@@ -134,7 +134,7 @@ export const referenceResources: readonly ReferenceResource[] = [
     // SPEC §6: the roles list asks for page 1 with both flags set.
     name: 'aclRoles',
     flag: 'acl',
-    module: REFERENCE_ROLES.module,
+    modules: [REFERENCE_ROLES.module],
     gates: true,
     cached: false,
     load: async (signal) => {
@@ -150,7 +150,7 @@ export const referenceResources: readonly ReferenceResource[] = [
   {
     name: 'deviceEvents',
     flag: 'device_events',
-    module: REFERENCE_LISTS.deviceEvents.module,
+    modules: REFERENCE_LISTS.deviceEvents.modules,
     gates: false,
     cached: false,
     load: getList('deviceEvents'),

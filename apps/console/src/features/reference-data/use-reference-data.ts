@@ -25,7 +25,7 @@ function queryFor(resource: ReferenceResource) {
 
 function resourcesFor(user: AuthUser) {
   const held = new Set(user.acl_modules.map((m) => m.slug));
-  return referenceResources.filter((r) => held.has(r.module));
+  return referenceResources.filter((r) => r.modules.some((slug) => held.has(slug)));
 }
 
 /**
@@ -67,7 +67,7 @@ const NOTHING: readonly never[] = [];
 export function useReferenceList<T>(user: AuthUser, name: string): readonly T[] {
   const resource = referenceResources.find((r) => r.name === name);
   if (!resource) throw new Error(`Unknown reference list ${name}`);
-  const allowed = user.acl_modules.some((m) => m.slug === resource.module);
+  const allowed = user.acl_modules.some((m) => resource.modules.includes(m.slug));
   const { data } = useQuery({ ...queryFor(resource), enabled: allowed });
   return allowed && Array.isArray(data) ? (data as T[]) : NOTHING;
 }
