@@ -432,7 +432,7 @@ describe('the devices lists for the screens that show devices', () => {
       await client.login(user.email, user.password);
       const list = await client.get('/api/devices/');
       expect(list.statusCode).toBe(200);
-      expect((list.json() as { data: { id: number }[] }).data.map((d) => d.id)).toContain(device.id);
+      expect(list.json<{ data: { id: number }[] }>().data.map((d) => d.id)).toContain(device.id);
       expect((await client.get('/api/devices/types/')).statusCode).toBe(200);
       expect((await client.get(`/api/devices/${device.id}`)).statusCode).toBe(403);
       expect((await client.post('/api/devices/', body())).statusCode).toBe(403);
