@@ -1,7 +1,8 @@
 // The crash test of the ingest (docs/telemetry.md, "Guarantees"): devices send samples over MQTT
-// (QoS 1) and HTTP while the server is killed with SIGKILL; after a restart on the same database,
-// every sample that had been acknowledged (PUBACK or 202) must be there. Uses the built server
-// (npm run build first, as .ci/run does), a temporary SQLite file and free ports.
+// (QoS 1; half of them MQTT 3.1.1, half MQTT 5) and HTTP while the server is killed with SIGKILL;
+// after a restart on the same database, every sample that had been acknowledged (PUBACK or 202)
+// must be there. Uses the built server (npm run build first, as .ci/run does), a temporary SQLite
+// file and free ports.
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
@@ -22,6 +23,8 @@ const acknowledged = new Map(devices.map((device) => [device.id, new Set()]));
 let stopped = false;
 /** Samples the server rejected: the test's own mistake, which would hide a loss. */
 let invalid = 0;
+/** Samples acknowledged by PUBACK, by MQTT protocol version. */
+const ackedOverMqtt = { 4: 0, 5: 0 };
 const start = Date.now() - 60 * 60_000;
 const sample = (/** @type {number} */ ts) => ({
   ts,
@@ -41,11 +44,13 @@ const mqttDevices = devices.slice(0, DEVICES / 2);
 const httpDevices = devices.slice(DEVICES / 2);
 
 const senders = [
-  ...mqttDevices.map(async (device) => {
+  ...mqttDevices.map(async (device, index) => {
+    const protocolVersion = index % 2 === 0 ? 4 : 5;
     const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
       clientId: device.controllerId,
       username: device.controllerId,
       password: device.credential,
+      protocolVersion,
       reconnectPeriod: 0,
     });
     client.on('error', () => undefined);
@@ -66,6 +71,7 @@ const senders = [
         return; // the connection died with the server: this batch was never acknowledged
       }
       for (const s of batch) acknowledged.get(device.id)?.add(s.ts);
+      ackedOverMqtt[protocolVersion] += batch.length;
     }
     client.end(true);
   }),
@@ -115,15 +121,16 @@ db.close();
 await first.stop().catch(() => undefined);
 
 console.log(
-  `crash test: ${acked} samples acknowledged before SIGKILL (${DEVICES / 2} devices over MQTT, ${DEVICES / 2} over HTTP), ` +
+  `crash test: ${acked} samples acknowledged before SIGKILL (${ackedOverMqtt[4]} by ${DEVICES / 4} devices ` +
+    `over MQTT 3.1.1, ${ackedOverMqtt[5]} by ${DEVICES / 4} over MQTT 5, the rest by ${DEVICES / 2} over HTTP), ` +
     `${stored} stored after restart, ${missing} acknowledged but missing`,
 );
 if (invalid > 0) {
   console.error(`crash test: FAILED — the server rejected ${invalid} of the test's samples`);
   process.exit(1);
 }
-if (acked === 0) {
-  console.error('crash test: FAILED — nothing was acknowledged before the kill');
+if (acked === 0 || ackedOverMqtt[4] === 0 || ackedOverMqtt[5] === 0) {
+  console.error('crash test: FAILED — nothing was acknowledged before the kill (on one of the transports)');
   process.exit(1);
 }
 if (missing > 0) {

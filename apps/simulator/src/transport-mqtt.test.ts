@@ -35,7 +35,7 @@ interface Broker {
   close(): Promise<void>;
 }
 
-/** An MQTT 3.1.1 broker that checks the credential like the gateway does. */
+/** An MQTT 3.1.1 and 5 broker (aedes) that checks the credential like the gateway does. */
 async function startBroker(port = 0): Promise<Broker> {
   const broker = await Aedes.createBroker({
     authenticate(client, username, password, done) {
@@ -95,9 +95,13 @@ afterEach(async () => {
   await broker?.close();
   simulator = undefined;
   broker = undefined;
+  seen.samples.clear();
+  seen.status.length = 0;
+  seen.holdTelemetry = false;
+  seen.held.length = 0;
 });
 
-describe('live simulation over MQTT', () => {
+describe.each([4, 5] as const)('live simulation over MQTT (--mqtt-version %s)', (mqttVersion) => {
   it('publishes at QoS 1, counts PUBACKs, buffers while the broker is away and re-sends what was not acknowledged', async () => {
     broker = await startBroker();
     let clock = NOON;
@@ -106,6 +110,7 @@ describe('live simulation over MQTT', () => {
       devices: DEVICES,
       transport: 'mqtt',
       mqttUrl: `mqtt://127.0.0.1:${broker.port}`,
+      mqttVersion,
       intervalMs: 10_000,
       tickMs: 5,
       reconnectPeriodMs: 50,
@@ -176,7 +181,9 @@ describe('live simulation over MQTT', () => {
     expect(seen.samples.get('KC-1')?.size).toBe(13);
     expect(seen.samples.get('KC-2')?.size).toBe(13);
   });
+});
 
+describe('an MQTT link', () => {
   it('keeps at most maxBuffered samples while disconnected, dropping the oldest', async () => {
     // A port nobody listens on.
     const closed = createServer();

@@ -1,4 +1,5 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import type { EventEmitter } from 'node:events';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
   COMMAND_CHANNEL,
   STATUS_CHANNEL,
@@ -6,16 +7,27 @@ import {
   deviceTopic,
   parseDeviceTopic,
 } from '@kontrol/contracts';
-import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
-import type { IngestPipeline } from '../ingest/pipeline.js';
+import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
 import { ingestTelemetryMessage, readStatusMessage } from '../ingest/mqtt-message.js';
 import type { GatewayStats } from '../stats.js';
 
-/** Where a publish to a topic the device may not use goes: no one can subscribe to it. */
+/** Where an MQTT 3.1.1 publish to a topic the device may not use goes: no one can subscribe to it. */
 const DROPPED_TOPIC = '$kontrol/dropped';
+/** What a topic that would upset aedes becomes (see {@link defuse}): never granted. */
+const REFUSED_TOPIC = '$kontrol/refused';
+/** CONNACK return codes (MQTT 3.1.1); aedes answers an MQTT 5 client with 0x86 and 0x88. */
 const BAD_USERNAME_OR_PASSWORD = 4;
+const SERVER_UNAVAILABLE = 3;
+/** MQTT 5 DISCONNECT reason codes (an MQTT 3.1.1 connection is just closed). */
+const UNSPECIFIED_ERROR = 0x80;
+const NOT_AUTHORIZED = 0x87;
+const SERVER_BUSY = 0x89;
+const SERVER_SHUTTING_DOWN = 0x8b;
+/** The longest MQTT 5 session kept after its connection (a device may ask for more): 7 days. */
+const SESSION_EXPIRY_LIMIT_S = 7 * 86_400;
 
 export interface EmbeddedBrokerOptions {
   port: number;
@@ -41,19 +53,20 @@ export class PortInUseError extends Error {
 }
 
 /**
- * The embedded MQTT broker (aedes; docs/device-protocol.md): devices sign in with their controller
- * id as client id and user name and their credential as password; each may publish only to its
- * own `telemetry` and `status` topics and subscribe only to its own `cmd` topic. A QoS 1 telemetry
- * message is acknowledged (PUBACK) only after its samples are committed: aedes sends the PUBACK
- * when `authorizePublish` calls back, and that waits for the ingest pipeline. A publish to any
- * other topic is acknowledged, dropped and counted (as Mosquitto does with an ACL denial); a
- * subscription to any other topic is refused in the SUBACK (0x80).
- *
- * aedes speaks MQTT 3.1 and 3.1.1; a device speaking MQTT 5 needs the external broker (MQTT_URL).
+ * The embedded MQTT broker (aedes 2, MQTT 3.1, 3.1.1 and 5; docs/device-protocol.md): devices sign
+ * in with their controller id as client id and user name and their credential as password; each
+ * may publish only to its own `telemetry` and `status` topics and subscribe only to its own `cmd`
+ * topic. A QoS 1 telemetry message is acknowledged (PUBACK) only after its samples are committed:
+ * aedes sends the PUBACK when `authorizePublish` calls back, and that waits for the ingest pipeline.
+ * A message that could not be committed gets no PUBACK: its connection is closed and the device
+ * sends it again. A publish to any other topic is dropped and counted: acknowledged (MQTT 3.1.1,
+ * as Mosquitto does with an ACL denial) or refused in the PUBACK (MQTT 5, 0x87); a subscription
+ * to any other topic is refused in the SUBACK (0x80; MQTT 5: 0x87).
  */
 export class EmbeddedBroker {
-  private readonly broker: Aedes;
   private readonly server: Server;
+  /** Open connections, signed in or not (closed with the broker). */
+  private readonly sockets = new Set<Socket>();
   /** The device each client signed in as (from CONNECT on). */
   private readonly signedIn = new WeakMap<Client, GatewayDevice>();
   /** Connected devices by controller id: commands and credential checks. */
@@ -62,14 +75,19 @@ export class EmbeddedBroker {
 
   private constructor(
     private readonly options: EmbeddedBrokerOptions,
-    broker: Aedes,
+    private readonly broker: Aedes,
   ) {
-    this.broker = broker;
-    this.server = createServer(broker.handle);
+    this.server = createServer((socket) => this.accept(socket));
   }
 
   static async start(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
-    const broker = new Aedes({ drainTimeout: 30_000, connectTimeout: 10_000, maxClientsIdLength: 64 });
+    const broker = await Aedes.createBroker({
+      drainTimeout: 30_000,
+      connectTimeout: 10_000,
+      maxClientsIdLength: 64,
+      // MQTT 5 only: sessions of devices that never come back do not pile up.
+      sessionExpiryIntervalLimit: SESSION_EXPIRY_LIMIT_S,
+    });
     const embedded = new EmbeddedBroker(options, broker);
     broker.authenticate = (client, username, password, done) =>
       embedded.authenticate(client, username, password, done);
@@ -79,7 +97,7 @@ export class EmbeddedBroker {
       if (allowed && subscription.topic === deviceTopic(allowed, COMMAND_CHANNEL))
         return done(null, subscription);
       options.stats.deniedSubscriptions += 1;
-      done(null, null); // SUBACK 0x80 for this topic; the connection stays
+      done(null, null); // SUBACK 0x80 (MQTT 5: 0x87) for this topic; the connection stays
     };
     broker.on('client', (client) => {
       const device = embedded.signedIn.get(client);
@@ -90,13 +108,17 @@ export class EmbeddedBroker {
       if (embedded.devices.get(client.id)?.client === client) embedded.devices.delete(client.id);
       options.stats.connectedDevices = embedded.devices.size;
     });
-    await broker.listen();
-    await new Promise<void>((resolve, reject) => {
-      embedded.server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.port, options.host) : error),
-      );
-      embedded.server.listen(options.port, options.host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        embedded.server.once('error', (error: NodeJS.ErrnoException) =>
+          reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.port, options.host) : error),
+        );
+        embedded.server.listen(options.port, options.host, () => resolve());
+      });
+    } catch (error) {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      throw error;
+    }
     embedded.revalidateTimer = setInterval(() => {
       embedded
         .revalidateNow()
@@ -129,11 +151,29 @@ export class EmbeddedBroker {
     });
   }
 
+  /** Stops listening and ends every connection (MQTT 5 devices get DISCONNECT 0x8B, "server shutting down"). */
   async close(): Promise<void> {
     clearInterval(this.revalidateTimer);
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const { client } of this.devices.values()) client.close();
+    // The server's callback waits for its connections, so it is awaited once they are closed.
+    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
     await new Promise<void>((resolve) => this.broker.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy(); // connections that never signed in
+    await stopped;
+  }
+
+  private accept(socket: Socket) {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    const client = this.broker.handle(socket) as Client & { _parser?: EventEmitter };
+    // Must run before aedes sees the packet: aedes adds its own listener when it makes the client.
+    if (typeof client._parser?.prependListener !== 'function') {
+      this.options.log.error(
+        'aedes has changed: its MQTT packet parser is not where it was; connection refused',
+      );
+      socket.destroy();
+      return;
+    }
+    client._parser.prependListener('packet', defuse);
   }
 
   private authenticate(
@@ -148,7 +188,8 @@ export class EmbeddedBroker {
       error.returnCode = BAD_USERNAME_OR_PASSWORD;
       done(error, false);
     };
-    if (!username || !password || username !== client.id) return refuse();
+    // A client id such as `constructor` would crash aedes 2.0.0-beta.1 (see defuse); no device has one.
+    if (!username || !password || username !== client.id || username in Object.prototype) return refuse();
     this.options.directory.byControllerId(username, password.toString('utf8')).then(
       (device) => {
         if (!device) return refuse();
@@ -158,7 +199,7 @@ export class EmbeddedBroker {
       (error: unknown) => {
         this.options.log.error({ err: error }, 'MQTT authentication failed');
         const failure = new Error('Server unavailable') as AuthenticateError;
-        failure.returnCode = 3;
+        failure.returnCode = SERVER_UNAVAILABLE;
         done(failure, false);
       },
     );
@@ -166,7 +207,7 @@ export class EmbeddedBroker {
 
   private authorizePublish(
     client: Client | null,
-    packet: { topic: string; payload: Buffer | string; retain: boolean },
+    packet: PublishPacket,
     done: (error?: Error | null) => void,
   ) {
     if (!client) return done(null); // the broker's own publishes (commands)
@@ -179,23 +220,31 @@ export class EmbeddedBroker {
       (target.channel !== TELEMETRY_CHANNEL && target.channel !== STATUS_CHANNEL)
     ) {
       this.options.stats.droppedPublishes += 1;
+      // MQTT 5: aedes answers an error with PUBACK 0x87 (QoS 0: nothing), publishes nothing and
+      // keeps the connection. MQTT 3.1.1 has no such answer (aedes would close the connection):
+      // the message is acknowledged and sent where no one listens.
+      if (client.version === 5) return done(new Error('Not authorized'));
       packet.topic = DROPPED_TOPIC;
       packet.retain = false;
       return done(null);
     }
-    if (target.channel === STATUS_CHANNEL) return this.status(device, packet.payload, done);
+    if (target.channel === STATUS_CHANNEL) return this.status(client, device, packet.payload, done);
     packet.retain = false; // samples are stored, not kept by the broker
     ingestTelemetryMessage(device, packet.payload, this.options).then(
       () => done(null),
-      // Not committed: no PUBACK, the connection closes and the device sends it again.
       (error: unknown) => {
         this.options.log.error({ err: error, device: device.id }, 'telemetry not stored');
-        done(error instanceof Error ? error : new Error(String(error)));
+        this.notCommitted(client, error, done);
       },
     );
   }
 
-  private status(device: GatewayDevice, payload: Buffer | string, done: (error?: Error | null) => void) {
+  private status(
+    client: Client,
+    device: GatewayDevice,
+    payload: Buffer | string,
+    done: (error?: Error | null) => void,
+  ) {
     const status = readStatusMessage(payload);
     if (!status) {
       this.options.stats.rejectedMessages += 1;
@@ -203,8 +252,30 @@ export class EmbeddedBroker {
     }
     this.options.saveStatus(device, status).then(
       () => done(null),
-      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => this.notCommitted(client, error, done),
     );
+  }
+
+  /**
+   * A message that was not committed gets no PUBACK: the connection closes and the device sends it
+   * again. MQTT 3.1.1: aedes closes the connection on the error. MQTT 5: aedes would answer the
+   * error with PUBACK 0x87, which tells the device the message is done with; the connection is
+   * closed first (DISCONNECT 0x89 when the pipeline is full, 0x8B when it is closing, else 0x80),
+   * so that PUBACK is never sent.
+   */
+  private notCommitted(client: Client, error: unknown, done: (error?: Error | null) => void) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (client.version !== 5) return done(failure);
+    const reasonCode =
+      failure instanceof PipelineBusyError
+        ? SERVER_BUSY
+        : failure instanceof PipelineClosedError
+          ? SERVER_SHUTTING_DOWN
+          : UNSPECIFIED_ERROR;
+    client.disconnect({ reasonCode, properties: { reasonString: 'Not stored: send it again' } }, () => {
+      client.conn.destroy(); // already closed, unless it was closing anyway
+      done(failure);
+    });
   }
 
   /** Closes the sessions of devices whose credential was rotated or that were deleted. */
@@ -215,8 +286,32 @@ export class EmbeddedBroker {
     for (const { client, device } of connected) {
       if (!valid.has(device.id)) {
         this.options.log.info({ device: device.id }, 'credential changed: MQTT session closed');
-        client.close();
+        client.disconnect({ reasonCode: NOT_AUTHORIZED }); // MQTT 3.1.1: the connection is closed
       }
     }
+  }
+}
+
+/**
+ * aedes 2.0.0-beta.1 keeps some of what arrives over the wire in plain objects
+ * (GHSA-52qw-whmv-87c5, fixed in aedes 1.2.0, not in this beta): an UNSUBSCRIBE of `toString`,
+ * or a SUBSCRIBE naming `__proto__` among other topics, throws inside aedes and takes the process
+ * down. No device may use such a topic, so before aedes reads the packet they become topics
+ * that are never granted (each its own, so aedes's de-duplication keeps one answer per topic).
+ * Remove when aedes has the fix.
+ */
+function defuse(packet: {
+  cmd: string;
+  subscriptions?: Array<{ topic: string }>;
+  unsubscriptions?: string[];
+}) {
+  if (packet.cmd === 'subscribe' && packet.subscriptions) {
+    packet.subscriptions.forEach((subscription, index) => {
+      if (subscription.topic in Object.prototype) subscription.topic = `${REFUSED_TOPIC}/${index}`;
+    });
+  } else if (packet.cmd === 'unsubscribe' && packet.unsubscriptions) {
+    packet.unsubscriptions = packet.unsubscriptions.map((topic, index) =>
+      topic in Object.prototype ? `${REFUSED_TOPIC}/${index}` : topic,
+    );
   }
 }

@@ -1,35 +1,59 @@
 import type { TelemetrySampleInput } from '@kontrol/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
-import { afterEach, describe, expect, it } from 'vitest';
+import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { buildOrganisation, buildSmartDevice } from '../../test/builders.js';
-import { useTestApp } from '../../test/test-app.js';
+import { buildTestApp, useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp({ runsMqtt: true });
 const clients: MqttClient[] = [];
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.all(clients.splice(0).map((client) => client.endAsync(true)));
 });
 
-function brokerUrl() {
-  const broker = t.app.gateway.broker;
-  if (!broker) throw new Error('the test app runs no embedded broker');
-  return `mqtt://127.0.0.1:${broker.port}`;
+function brokerUrl(port = t.app.gateway.broker?.port) {
+  if (!port) throw new Error('the test app runs no embedded broker');
+  return `mqtt://127.0.0.1:${port}`;
 }
 
+type ProtocolVersion = 4 | 5;
+
 /** Connects as a device; resolves once connected, rejects with the broker's refusal. */
-async function connect(controllerId: string, password: string) {
+async function connect(
+  controllerId: string,
+  password: string,
+  protocolVersion: ProtocolVersion,
+  options: IClientOptions = {},
+) {
   const client = await mqtt.connectAsync(brokerUrl(), {
     clientId: controllerId,
     username: controllerId,
     password,
-    protocolVersion: 4,
+    protocolVersion,
     reconnectPeriod: 0,
     connectTimeout: 5_000,
+    ...options,
   });
   clients.push(client);
   return client;
+}
+
+/**
+ * Resolves once the broker has the device as connected (aedes finishes a connection a little
+ * after its CONNACK; until then it closes without an MQTT 5 DISCONNECT).
+ */
+async function ready(client: MqttClient, controllerId: string) {
+  await client.subscribeAsync(`kontrol/v1/${controllerId}/cmd`, { qos: 1 });
+  return client;
+}
+
+/** The packets a client receives from now on. */
+function received(client: MqttClient) {
+  const packets: Packet[] = [];
+  client.on('packetreceive', (packet) => packets.push(packet));
+  return packets;
 }
 
 const sample = (ts: number, extra: Partial<TelemetrySampleInput> = {}): TelemetrySampleInput => ({
@@ -52,27 +76,38 @@ function samplesOf(deviceId: number) {
 
 const recent = () => Date.now() - (Date.now() % 60_000) - 30 * 60_000;
 
-describe('embedded MQTT broker', () => {
+/** How the broker refuses, by protocol: CONNACK, PUBACK and SUBACK codes. */
+const CODES = {
+  4: { badCredential: 4, publishRefused: undefined, subscribeRefused: 0x80 },
+  5: { badCredential: 0x86, publishRefused: 0x87, subscribeRefused: 0x87 },
+} as const;
+
+describe.each([
+  { protocolVersion: 4 as const, protocol: 'MQTT 3.1.1' },
+  { protocolVersion: 5 as const, protocol: 'MQTT 5' },
+])('embedded MQTT broker, $protocol', ({ protocolVersion }) => {
+  const codes = CODES[protocolVersion];
+  const connectAs = (controllerId: string, password: string, options?: IClientOptions) =>
+    connect(controllerId, password, protocolVersion, options);
+
   it('refuses a wrong credential, an unknown controller and a client id that is not the user name', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    await expect(connect(device.controllerId, 'kdc_wrong')).rejects.toThrow(/Bad username or password/i);
-    await expect(connect('no-such-controller', device.credential)).rejects.toThrow(
-      /Bad username or password/i,
-    );
-    const mismatch = mqtt.connectAsync(brokerUrl(), {
-      clientId: 'someone-else',
-      username: device.controllerId,
-      password: device.credential,
-      reconnectPeriod: 0,
-    });
-    await expect(mismatch).rejects.toThrow(/Bad username or password/i);
+    const refused = {
+      message: expect.stringMatching(/Bad user ?name or password/i) as string,
+      code: codes.badCredential,
+    };
+    await expect(connectAs(device.controllerId, 'kdc_wrong')).rejects.toMatchObject(refused);
+    await expect(connectAs('no-such-controller', device.credential)).rejects.toMatchObject(refused);
+    await expect(
+      connectAs(device.controllerId, device.credential, { clientId: 'someone-else' }),
+    ).rejects.toMatchObject(refused);
   });
 
   it('acknowledges a QoS 1 message only once its samples are stored, and keeps valid neighbours of a bad one', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const client = await connect(device.controllerId, device.credential);
+    const client = await connectAs(device.controllerId, device.credential);
     const ts = recent();
     await client.publishAsync(
       `kontrol/v1/${device.controllerId}/telemetry`,
@@ -91,9 +126,7 @@ describe('embedded MQTT broker', () => {
     await client.publishAsync(
       `kontrol/v1/${device.controllerId}/telemetry`,
       JSON.stringify(sample(ts + 3000)),
-      {
-        qos: 1,
-      },
+      { qos: 1 },
     );
     await client.publishAsync(
       `kontrol/v1/${device.controllerId}/status`,
@@ -110,43 +143,87 @@ describe('embedded MQTT broker', () => {
     expect(live.last_online_at).toBe(new Date(ts + 3000).toISOString());
   });
 
+  it('sends no PUBACK for a message that was not committed: the connection closes and the message sent again is stored once', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const topic = `kontrol/v1/${device.controllerId}/telemetry`;
+    const message = JSON.stringify([sample(recent()), sample(recent() + 1000)]);
+    vi.spyOn(t.app.gateway.pipeline, 'submit').mockRejectedValueOnce(new Error('disk I/O error'));
+
+    const client = await ready(await connectAs(device.controllerId, device.credential), device.controllerId);
+    const packets = received(client);
+    // The connection closes; a PUBACK (MQTT 5: one with a failure code) would tell the device the
+    // message is done with.
+    const outcome = new Promise<string>((resolve) => {
+      client.once('close', () => resolve('closed'));
+      client.on('packetreceive', (packet) => {
+        if (packet.cmd === 'puback') resolve(`PUBACK ${packet.reasonCode ?? 0}`);
+      });
+    });
+    let acknowledged = false;
+    client.publish(topic, message, { qos: 1 }, (error) => {
+      acknowledged ||= !error;
+    });
+    expect(await outcome).toBe('closed');
+    expect(acknowledged).toBe(false);
+    expect(packets.map((packet) => packet.cmd)).not.toContain('puback');
+    if (protocolVersion === 5)
+      expect(packets).toContainEqual(expect.objectContaining({ cmd: 'disconnect', reasonCode: 0x80 }));
+    expect(await samplesOf(device.id)).toEqual([]);
+
+    // What a device does: connect again and send what was not acknowledged.
+    const again = await connectAs(device.controllerId, device.credential);
+    await again.publishAsync(topic, message, { qos: 1 });
+    await again.publishAsync(topic, message, { qos: 1 }); // the PUBACK was lost: sent once more
+    expect(await samplesOf(device.id)).toHaveLength(2);
+  });
+
   it("drops and counts a publish to another device's topic, changing nothing there", async () => {
     const org = await buildOrganisation(t.db);
     const other = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
     const victim = await buildSmartDevice(t.db, other.organisationId);
-    const victimClient = await connect(victim.controllerId, victim.credential);
-    const received: string[] = [];
-    victimClient.on('message', (topic) => received.push(topic));
+    const victimClient = await connectAs(victim.controllerId, victim.credential);
+    const delivered: string[] = [];
+    victimClient.on('message', (topic) => delivered.push(topic));
     await victimClient.subscribeAsync(`kontrol/v1/${victim.controllerId}/cmd`, { qos: 1 });
 
-    const client = await connect(device.controllerId, device.credential);
+    const client = await connectAs(device.controllerId, device.credential);
     const dropped = t.app.gateway.stats.droppedPublishes;
-    await client.publishAsync(
-      `kontrol/v1/${victim.controllerId}/telemetry`,
-      JSON.stringify(sample(recent())),
-      { qos: 1 },
-    );
-    await client.publishAsync(`kontrol/v1/${victim.controllerId}/cmd`, JSON.stringify({ type: 'reboot' }), {
+    const attempts: Array<[string, string]> = [
+      [`kontrol/v1/${victim.controllerId}/telemetry`, JSON.stringify(sample(recent()))],
+      [`kontrol/v1/${victim.controllerId}/cmd`, JSON.stringify({ type: 'reboot' })],
+      ['kontrol/v1/elsewhere', 'hello'],
+    ];
+    for (const [topic, payload] of attempts) {
+      const publish = client.publishAsync(topic, payload, { qos: 1 });
+      // MQTT 3.1.1 has no way to refuse a publish: it is acknowledged; MQTT 5 says "not authorized".
+      if (codes.publishRefused === undefined) await publish;
+      else await expect(publish).rejects.toMatchObject({ code: codes.publishRefused });
+    }
+    await client.publishAsync(`kontrol/v1/${victim.controllerId}/cmd`, 'qos 0', { qos: 0 });
+    await client.publishAsync(`kontrol/v1/${device.controllerId}/status`, JSON.stringify({ online: true }), {
       qos: 1,
-    });
-    await client.publishAsync('kontrol/v1/elsewhere', 'hello', { qos: 1 });
-    expect(t.app.gateway.stats.droppedPublishes - dropped).toBe(3);
+    }); // after the QoS 0 one: it has been handled
+    expect(t.app.gateway.stats.droppedPublishes - dropped).toBe(4);
     expect(client.connected).toBe(true);
     expect(await samplesOf(victim.id)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(received).toEqual([]);
+    expect(delivered).toEqual([]);
   });
 
   it('grants only the own command topic and delivers commands there', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const client = await connect(device.controllerId, device.credential);
+    const client = await connectAs(device.controllerId, device.credential);
     const granted = await client.subscribeAsync(`kontrol/v1/${device.controllerId}/cmd`, { qos: 1 });
     expect(granted.map((grant) => grant.qos)).toEqual([1]);
-    // Any other topic is refused in the SUBACK (0x80); the connection stays.
+    // Any other topic is refused in the SUBACK (0x80; MQTT 5: 0x87); the connection stays.
     for (const topic of ['kontrol/v1/+/cmd', `kontrol/v1/${device.controllerId}/telemetry`, '#']) {
-      await expect(client.subscribeAsync(topic, { qos: 1 })).rejects.toThrow(/Subscribe error/);
+      await expect(client.subscribeAsync(topic, { qos: 1 })).rejects.toMatchObject({
+        message: expect.stringMatching(/Subscribe error/) as string,
+        packet: { granted: [codes.subscribeRefused] },
+      });
     }
     expect(client.connected).toBe(true);
     const message = new Promise<string>((resolve) =>
@@ -159,7 +236,8 @@ describe('embedded MQTT broker', () => {
   it('closes the session of a device whose credential was rotated', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const client = await connect(device.controllerId, device.credential);
+    const client = await ready(await connectAs(device.controllerId, device.credential), device.controllerId);
+    const packets = received(client);
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     await t.db
       .updateTable('devices')
@@ -168,8 +246,107 @@ describe('embedded MQTT broker', () => {
       .execute();
     await t.app.gateway.broker?.revalidateNow();
     await closed;
-    await expect(connect(device.controllerId, device.credential)).rejects.toThrow(
-      /Bad username or password/i,
+    if (protocolVersion === 5)
+      expect(packets).toContainEqual(expect.objectContaining({ cmd: 'disconnect', reasonCode: 0x87 }));
+    await expect(connectAs(device.controllerId, device.credential)).rejects.toMatchObject({
+      code: codes.badCredential,
+    });
+  });
+
+  it('survives topics named like the properties of every object (aedes 2.0.0-beta.1 crashed on them)', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const client = await connectAs(device.controllerId, device.credential);
+    const own = `kontrol/v1/${device.controllerId}/cmd`;
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      await client.unsubscribeAsync(name);
+      await client.unsubscribeAsync([name, own, name]);
+      await expect(client.subscribeAsync(name, { qos: 1 })).rejects.toMatchObject({
+        packet: { granted: [codes.subscribeRefused] },
+      });
+      await expect(client.subscribeAsync([name, own, 'kontrol/v1/#'], { qos: 1 })).rejects.toMatchObject({
+        packet: { granted: [codes.subscribeRefused, 1, codes.subscribeRefused] },
+      });
+    }
+    expect(client.connected).toBe(true);
+    const message = new Promise<string>((resolve) =>
+      client.once('message', (_topic, payload) => resolve(payload.toString())),
     );
+    expect(await t.app.gateway.broker?.publishCommand(device.controllerId, { type: 'ping' })).toBe(true);
+    expect(JSON.parse(await message)).toEqual({ type: 'ping' });
+  });
+});
+
+describe('embedded MQTT broker, MQTT 5 only', () => {
+  it('refuses a bad credential with CONNACK reason code 0x86 (bad user name or password)', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    for (const [clientId, password] of [
+      [device.controllerId, 'kdc_wrong'],
+      ['someone-else', device.credential],
+    ]) {
+      const client = mqtt.connect(brokerUrl(), {
+        clientId,
+        username: device.controllerId,
+        password,
+        protocolVersion: 5,
+        reconnectPeriod: 0,
+      });
+      const connack = new Promise<Packet>((resolve) =>
+        client.on('packetreceive', (packet) => packet.cmd === 'connack' && resolve(packet)),
+      );
+      client.on('error', () => undefined);
+      expect(await connack).toMatchObject({ cmd: 'connack', reasonCode: 0x86, sessionPresent: false });
+      await client.endAsync(true);
+    }
+  });
+
+  it('refuses a controller id named like a property of every object before aedes registers it', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId, { controllerId: 'constructor' });
+    await expect(connect(device.controllerId, device.credential, 5)).rejects.toMatchObject({ code: 0x86 });
+    await expect(connect(device.controllerId, device.credential, 4)).rejects.toMatchObject({ code: 4 });
+    // The broker is still there.
+    const other = await buildSmartDevice(t.db, org.organisationId);
+    expect((await connect(other.controllerId, other.credential, 5)).connected).toBe(true);
+  });
+});
+
+describe('embedded MQTT broker, closing', () => {
+  it('closes with devices connected; MQTT 5 ones are told the server is shutting down', async () => {
+    const app = await buildTestApp({}, { runsMqtt: true });
+    let closed = false;
+    try {
+      const db = app.database.handle.db;
+      const org = await buildOrganisation(db);
+      const devices = [
+        await buildSmartDevice(db, org.organisationId),
+        await buildSmartDevice(db, org.organisationId),
+      ];
+      const port = app.app.gateway.broker?.port;
+      const connected = await Promise.all(
+        devices.map((device, index) =>
+          mqtt.connectAsync(brokerUrl(port), {
+            clientId: device.controllerId,
+            username: device.controllerId,
+            password: device.credential,
+            protocolVersion: index === 0 ? 4 : 5,
+            reconnectPeriod: 0,
+          }),
+        ),
+      );
+      clients.push(...connected);
+      await Promise.all(connected.map((client, index) => ready(client, devices[index]!.controllerId)));
+      const v5Packets = received(connected[1]!);
+      const allClosed = Promise.all(
+        connected.map((client) => new Promise<void>((resolve) => client.once('close', () => resolve()))),
+      );
+      await app.close();
+      closed = true;
+      await allClosed;
+      expect(v5Packets).toContainEqual(expect.objectContaining({ cmd: 'disconnect', reasonCode: 0x8b }));
+    } finally {
+      if (!closed) await app.close();
+    }
   });
 });
