@@ -1,6 +1,7 @@
 export { Gateway, type DeviceAccounts, type GatewayMqtt, type GatewayOptions } from './gateway.js';
 export { DeviceDirectory, credentialHash, type GatewayDevice } from './devices/device-directory.js';
 export { IngestPipeline, type IngestOutcome } from './ingest/pipeline.js';
+export { createTelemetryStore } from './ingest/create-store.js';
 export { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
 export { ExternalBroker, SHARE_GROUP } from './mqtt/external-broker.js';
 export { BrokerAccountsError, DynamicSecurity, deviceRoleName } from './mqtt/dynamic-security.js';

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dialect: DialectName;
+    /** The handle under `db`, for the few reads that go to the driver (the CSV export). */
+    database: DatabaseHandle;
   }
 }
 
@@ -15,6 +17,7 @@ export const dbPlugin = fp(
   async (app: FastifyInstance, options: { database: DatabaseHandle }) => {
     app.decorate('db', options.database.db);
     app.decorate('dialect', options.database.dialect);
+    app.decorate('database', options.database);
   },
   { name: 'db' },
 );

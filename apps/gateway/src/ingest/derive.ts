@@ -198,20 +198,18 @@ export interface DayDelta {
 }
 
 /**
- * The local-day deltas from the minute deltas (as {@link hourDeltas}: a minute whose working count
- * was zero before adds a working minute). The day of a minute is read in the device's zone, once
- * per device and day: minutes of one day share the day's bounds.
+ * The local date (`YYYY-MM-DD`, the device's zone) of each minute delta, in order; undefined for a
+ * device not in `devices`. The zone's calendar is read once per device and day: minutes of one day
+ * share the day's bounds.
  */
-export function dayDeltas(
+export function minuteDates(
   minutes: readonly RollupDelta[],
-  workingAfter: readonly number[],
   devices: ReadonlyMap<number, GatewayDevice>,
-): DayDelta[] {
-  const byKey = new Map<string, DayDelta>();
+): (string | undefined)[] {
   const windows = new Map<number, { start: number; end: number; date: string }>();
-  minutes.forEach((minute, index) => {
+  return minutes.map((minute) => {
     const device = devices.get(minute.deviceId);
-    if (!device) return;
+    if (!device) return undefined;
     let window = windows.get(device.id);
     if (!window || minute.bucket < window.start || minute.bucket >= window.end) {
       const date = localDateTime(minute.bucket, device.timeZone).date;
@@ -223,12 +221,30 @@ export function dayDeltas(
       };
       windows.set(device.id, window);
     }
-    const key = `${device.id}:${window.date}`;
+    return window.date;
+  });
+}
+
+/**
+ * The local-day deltas from the minute deltas (as {@link hourDeltas}: a minute whose working count
+ * was zero before adds a working minute), each minute in its local day ({@link minuteDates}).
+ */
+export function dayDeltas(
+  minutes: readonly RollupDelta[],
+  workingAfter: readonly number[],
+  devices: ReadonlyMap<number, GatewayDevice>,
+  dates: readonly (string | undefined)[] = minuteDates(minutes, devices),
+): DayDelta[] {
+  const byKey = new Map<string, DayDelta>();
+  minutes.forEach((minute, index) => {
+    const date = dates[index];
+    if (date === undefined) return;
+    const key = `${minute.deviceId}:${date}`;
     let day = byKey.get(key);
     if (!day) {
       day = {
-        deviceId: device.id,
-        date: window.date,
+        deviceId: minute.deviceId,
+        date,
         samples: 0,
         workingMinutes: 0,
         firstWorkingTs: null,

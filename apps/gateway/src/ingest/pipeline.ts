@@ -5,7 +5,9 @@ import {
   dayDeltas,
   emptyLive,
   hourDeltas,
+  minuteDates,
   minuteDeltas,
+  type LiveState,
   type StoredSample,
   type WashCycle,
 } from './derive.js';
@@ -21,7 +23,7 @@ export interface IngestOutcome {
 
 export interface PipelineOptions {
   store: TelemetryStore;
-  /** Most samples written in one transaction. */
+  /** Most samples written in one transaction (default: the store's `batchSamples`, else 5 000). */
   maxBatchSamples?: number;
   /** How long the first waiting sample waits for others before its batch is written. */
   maxDelayMs?: number;
@@ -103,7 +105,7 @@ export class IngestPipeline {
 
   constructor(options: PipelineOptions) {
     this.store = options.store;
-    this.maxBatchSamples = options.maxBatchSamples ?? 5_000;
+    this.maxBatchSamples = options.maxBatchSamples ?? options.store.batchSamples ?? 5_000;
     this.maxDelayMs = options.maxDelayMs ?? 5;
     this.maxPendingSamples = options.maxPendingSamples ?? 200_000;
     this.onCommitted = options.onCommitted;
@@ -178,52 +180,20 @@ export class IngestPipeline {
   private async write(batch: Submission[], count: number): Promise<void> {
     const started = performance.now();
     try {
-      const { stored, devices, washes } = await this.store.writeBatch(async (writer) => {
-        const byDevice = new Map<number, GatewayDevice>();
-        for (const submission of batch) byDevice.set(submission.device.id, submission.device);
-        const ids = [...byDevice.keys()];
-        const existing = await writer.existingDevices(ids);
-        const samples = batch.flatMap((submission) =>
-          existing.has(submission.device.id) ? submission.samples : [],
-        );
-        const inserted = await writer.insertSamples(samples);
-
-        const minutes = minuteDeltas(inserted, byDevice);
-        const workingAfter = await writer.upsertMinutes(minutes);
-        await writer.upsertHours(hourDeltas(minutes, workingAfter));
-        await writer.upsertDays(dayDeltas(minutes, workingAfter, byDevice));
-
-        const perDevice = new Map<number, StoredSample[]>();
-        for (const sample of inserted) {
-          let list = perDevice.get(sample.deviceId);
-          if (!list) perDevice.set(sample.deviceId, (list = []));
-          list.push(sample);
-        }
-        const previous = await writer.loadLive([...perDevice.keys()]);
-        const states = [];
-        const ended: WashCycle[] = [];
-        for (const [deviceId, list] of perDevice) {
-          const device = byDevice.get(deviceId) as GatewayDevice;
-          if (!isSorted(list)) list.sort((a, b) => a.ts - b.ts);
-          const { live, washes: closed } = advanceLive(
-            previous.get(deviceId) ?? emptyLive(deviceId),
-            device,
-            list,
-          );
-          states.push(live);
-          ended.push(...closed);
-        }
-        await writer.saveLive(states);
-        await writer.insertWashes(ended);
-        return { stored: inserted, devices: [...perDevice.keys()], washes: ended };
-      });
+      const byDevice = new Map<number, GatewayDevice>();
+      for (const submission of batch) byDevice.set(submission.device.id, submission.device);
+      const { stored, devices, washes } =
+        (await this.writeAll(batch, byDevice)) ?? (await this.writeStepByStep(batch, byDevice));
 
       // Credit each submission with the samples it stored (the stores return the very objects they
-      // inserted); the rest were stored already.
-      const fresh = new Set(stored);
+      // inserted); the rest were stored already. Usually all of them were.
+      const fresh = stored.length === count ? undefined : new Set(stored);
       for (const submission of batch) {
-        let accepted = 0;
-        for (const sample of submission.samples) if (fresh.has(sample)) accepted += 1;
+        let accepted = submission.samples.length;
+        if (fresh) {
+          accepted = 0;
+          for (const sample of submission.samples) if (fresh.has(sample)) accepted += 1;
+        }
         submission.resolve({ accepted, duplicates: submission.samples.length - accepted });
       }
       this.onCommitted?.({
@@ -237,4 +207,99 @@ export class IngestPipeline {
       for (const submission of batch) submission.reject(error);
     }
   }
+
+  /**
+   * The store's one-statement write (PostgreSQL), when it has one: everything is derived first,
+   * from the batch as if all its samples were new and from the live states the store knows; the
+   * store writes it only if that still holds. When another process had moved a device's live
+   * state, it is derived once more from what the database holds. Undefined when the store did not
+   * write it (nothing was written).
+   */
+  private async writeAll(batch: readonly Submission[], byDevice: ReadonlyMap<number, GatewayDevice>) {
+    const { store } = this;
+    if (!store.writeAll || !store.knownLive) return undefined;
+    const samples = batch.flatMap((submission) => submission.samples);
+    const perDevice = samplesByDevice(samples);
+    const ids = [...perDevice.keys()];
+    const minutes = minuteDeltas(samples, byDevice);
+    const dates = minuteDates(minutes, byDevice);
+    // Working minutes are counted by the store from the minute upsert (what a minute held before).
+    const noneYet = minutes.map(() => 0);
+    const hours = hourDeltas(minutes, noneYet);
+    const days = dayDeltas(minutes, noneYet, byDevice, dates);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const known = await store.knownLive(ids);
+      const previous: LiveState[] = [];
+      const live: LiveState[] = [];
+      const washes: WashCycle[] = [];
+      for (const [deviceId, list] of perDevice) {
+        const before = known.get(deviceId) ?? emptyLive(deviceId);
+        const advanced = advanceLive(before, byDevice.get(deviceId) as GatewayDevice, list);
+        previous.push(before);
+        live.push(advanced.live);
+        washes.push(...advanced.washes);
+      }
+      const outcome = await store.writeAll({
+        samples,
+        deviceIds: ids,
+        previous,
+        minutes,
+        minuteDates: dates as string[],
+        hours,
+        days,
+        live,
+        washes,
+      });
+      if (outcome === 'written') return { stored: samples, devices: ids, washes };
+      if (outcome === 'declined') return undefined;
+    }
+    return undefined;
+  }
+
+  /** One statement per table in one transaction: what was stored already is found as it is written. */
+  private writeStepByStep(batch: readonly Submission[], byDevice: ReadonlyMap<number, GatewayDevice>) {
+    return this.store.writeBatch(async (writer) => {
+      const ids = [...byDevice.keys()];
+      const existing = await writer.existingDevices(ids);
+      const samples = batch.flatMap((submission) =>
+        existing.has(submission.device.id) ? submission.samples : [],
+      );
+      const inserted = await writer.insertSamples(samples);
+
+      const minutes = minuteDeltas(inserted, byDevice);
+      const workingAfter = await writer.upsertMinutes(minutes);
+      await writer.upsertHours(hourDeltas(minutes, workingAfter));
+      await writer.upsertDays(dayDeltas(minutes, workingAfter, byDevice));
+
+      const perDevice = samplesByDevice(inserted);
+      const previous = await writer.loadLive([...perDevice.keys()]);
+      const states = [];
+      const ended: WashCycle[] = [];
+      for (const [deviceId, list] of perDevice) {
+        const device = byDevice.get(deviceId) as GatewayDevice;
+        const { live, washes: closed } = advanceLive(
+          previous.get(deviceId) ?? emptyLive(deviceId),
+          device,
+          list,
+        );
+        states.push(live);
+        ended.push(...closed);
+      }
+      await writer.saveLive(states);
+      await writer.insertWashes(ended);
+      return { stored: inserted, devices: [...perDevice.keys()], washes: ended };
+    });
+  }
+}
+
+/** The samples of each device, each list sorted by time (devices send in order: rarely sorted here). */
+function samplesByDevice(samples: readonly StoredSample[]): Map<number, StoredSample[]> {
+  const perDevice = new Map<number, StoredSample[]>();
+  for (const sample of samples) {
+    let list = perDevice.get(sample.deviceId);
+    if (!list) perDevice.set(sample.deviceId, (list = []));
+    list.push(sample);
+  }
+  for (const list of perDevice.values()) if (!isSorted(list)) list.sort((a, b) => a.ts - b.ts);
+  return perDevice;
 }

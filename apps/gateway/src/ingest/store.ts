@@ -3,8 +3,9 @@ import type { DayDelta, LiveState, RollupDelta, StoredSample, WashCycle } from '
 /**
  * The telemetry tables as the ingest pipeline writes them, one implementation per engine: SQLite
  * through better-sqlite3's prepared statements (one row at a time is fastest there), PostgreSQL
- * through `unnest` arrays (one statement per table and batch). Everything a batch writes happens in
- * one transaction of `writeBatch`; a device or HTTP client is told "stored" only after it commits.
+ * through `unnest` arrays, usually the whole batch in one statement (`writeAll`), else one
+ * statement per table. Everything a batch writes happens in one transaction; a device or HTTP
+ * client is told "stored" only after it commits.
  */
 export interface TelemetryWriter {
   /** Which of these devices still exist (samples of a device deleted meanwhile are dropped). */
@@ -20,8 +21,45 @@ export interface TelemetryWriter {
   insertWashes(washes: readonly WashCycle[]): Promise<void>;
 }
 
+/**
+ * Everything one batch writes, derived before any of it is written (see
+ * {@link TelemetryStore.writeAll}): from the batch's samples as if none was stored yet, and from
+ * `previous`, the devices' live states as the store last knew them.
+ */
+export interface BatchWrite {
+  samples: readonly StoredSample[];
+  /** The batch's devices (all must still exist). */
+  deviceIds: readonly number[];
+  /** The live states the batch was derived from, one per device of the batch. */
+  previous: readonly LiveState[];
+  minutes: readonly RollupDelta[];
+  /** The local date of each minute (its device's zone), in the order of `minutes`. */
+  minuteDates: readonly string[];
+  /** Hour and day deltas without working minutes: the store counts them from the minute upsert. */
+  hours: readonly RollupDelta[];
+  days: readonly DayDelta[];
+  live: readonly LiveState[];
+  washes: readonly WashCycle[];
+}
+
 export interface TelemetryStore {
   writeBatch<T>(work: (writer: TelemetryWriter) => Promise<T>): Promise<T>;
+  /** Most samples per batch this store is best written with (the pipeline's default). */
+  readonly batchSamples?: number;
+  /**
+   * Optional (PostgreSQL): the devices' live states as this store last wrote or read them (a
+   * cache, read from the database for devices it does not hold), for {@link writeAll}.
+   */
+  knownLive?(ids: readonly number[]): Promise<Map<number, LiveState>>;
+  /**
+   * Optional (PostgreSQL): writes the whole batch at once, in one statement, when what it was
+   * derived from still holds. `written`: done. `stale`: a live state in `previous` is no longer the
+   * database's (another process wrote the device): nothing was written, and the store has
+   * forgotten those states, so the batch can be derived again. `declined`: a sample was stored
+   * already or twice in the batch, or a device is gone: nothing was written; the batch goes
+   * through {@link writeBatch}.
+   */
+  writeAll?(batch: BatchWrite): Promise<'written' | 'stale' | 'declined'>;
 }
 
 /** Columns only hours have, after the rollup columns. */

@@ -9,6 +9,7 @@ import {
   washAnswerSchema,
   washQuerySchema,
   worktimeAnswerSchema,
+  type WorktimeDay,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -20,6 +21,7 @@ import {
   readTelemetry,
   temperatureReport,
   washReport,
+  worktimeAnswerJson,
   worktimeReport,
 } from './telemetry.service.js';
 
@@ -55,7 +57,7 @@ export async function telemetryRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const { filename, stream } = await telemetryCsv(
-        app.db,
+        app.database,
         currentUser(request).organisationId,
         request.query,
       );
@@ -89,6 +91,8 @@ export async function telemetryRoutes(fastify: FastifyInstance) {
       querystring: datedReportQuery,
       response: { 200: worktimeAnswerSchema },
     },
+    // Written by hand rather than by fast-json-stringify (telemetry.service.ts, docs/decisions.md).
+    serializerCompiler: () => (answer) => worktimeAnswerJson(answer as { data: WorktimeDay[] }),
     handler: async (request) => ({
       data: await worktimeReport(app.db, currentUser(request).organisationId, request.query),
     }),

@@ -11,12 +11,15 @@ import {
   type TelemetryAnswer,
   type TelemetryMetric,
   type TelemetryQuery,
+  type WorktimeDay,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { zoneClock } from '../../lib/zone-clock.js';
 import {
   findDays,
+  findDeviceZones,
   findLastCompletedWash,
   findOnlineMinutes,
   findReportDevices,
@@ -294,9 +297,13 @@ async function dayTotals(
     );
   if (query.ids && query.ids.length > MAX_REPORT_DEVICES)
     throw new FieldValidationError({ ids: ['field.invalid'] });
-  const devices = query.ids
-    ? await devicesOf(db, organisationId, query.ids, 'ids')
-    : await findReportDevices(db, organisationId, undefined);
+  // In the order asked (by id without `ids`); an id not the organisation's is a 422.
+  let devices = await findDeviceZones(db, organisationId, query.ids);
+  if (query.ids) {
+    if (devices.length !== query.ids.length) throw new FieldValidationError({ ids: ['field.exists'] });
+    const byId = new Map(devices.map((device) => [device.id, device]));
+    devices = query.ids.map((id) => byId.get(id) as (typeof devices)[number]);
+  }
   const dateIndex = new Map(dates.map((date, index) => [date, index]));
   const totals = new Map<number, DayTotals[]>();
   for (const device of devices)
@@ -349,12 +356,28 @@ export async function worktimeReport(
       return {
         device_id: device.id,
         date,
-        start: day.firstWorking === null ? null : localDateTime(day.firstWorking, device.time_zone).time,
-        end: day.lastWorking === null ? null : localDateTime(day.lastWorking, device.time_zone).time,
+        start: day.firstWorking === null ? null : zoneClock(device.time_zone).time(day.firstWorking),
+        end: day.lastWorking === null ? null : zoneClock(device.time_zone).time(day.lastWorking),
         worked_minutes: day.workedMinutes,
       };
     }),
   );
+}
+
+/**
+ * The worktime answer as JSON, written directly: a report of 1 000 devices is 1 000 rows of four
+ * short fields, and fast-json-stringify's string of it, pieced together value by value, left
+ * ~170 KB of garbage per request in the old generation (large objects) once compressed. Every
+ * string here is our own (`YYYY-MM-DD`, `HH:MM`), so none needs escaping.
+ */
+export function worktimeAnswerJson(answer: { data: readonly WorktimeDay[] }): string {
+  let json = '{"data":[';
+  answer.data.forEach((day, index) => {
+    json += `${index > 0 ? ',' : ''}{"device_id":${day.device_id},"date":"${day.date}","start":${
+      day.start === null ? 'null' : `"${day.start}"`
+    },"end":${day.end === null ? 'null' : `"${day.end}"`},"worked_minutes":${day.worked_minutes}}`;
+  });
+  return `${json}]}`;
 }
 
 /** `GET /api/devices/reports/temp`: per device and local day, the lowest, mean and highest temperature. */
