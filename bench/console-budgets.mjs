@@ -24,7 +24,13 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_HEADLESS_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_HEADLESS_ARGS,
+  CHROMIUM_PATH,
+  LIVE_STREAM_PATTERN,
+  withoutLiveStream,
+} from './lib/chromium.mjs';
 import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from './lib/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine as describeMachine } from './lib/machine.mjs';
@@ -118,6 +124,7 @@ async function lighthouseRun(url, preset, extraHeaders, saveAs) {
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility'],
       ...(extraHeaders ? { extraHeaders } : {}),
+      blockedUrlPatterns: [LIVE_STREAM_PATTERN],
     };
     const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
@@ -224,7 +231,7 @@ const ms = (value) => (value === undefined ? '–' : `${Math.round(value)} ms`);
 // 3. axe
 
 async function axePage(browser, baseURL, target, cookies) {
-  const context = await browser.newContext({ locale: 'ru-RU' });
+  const context = await withoutLiveStream(await browser.newContext({ locale: 'ru-RU' }));
   if (cookies) await context.addCookies(cookies.map((c) => ({ ...c, url: baseURL })));
   // Russian, as a first visit has it (the default), stated explicitly.
   await context.addInitScript(() => {

@@ -15,3 +15,17 @@ export const CHROMIUM_ARGS = [
 
 /** The same with `--headless`, for launchers that do not add it (chrome-launcher). */
 export const CHROMIUM_HEADLESS_ARGS = ['--headless', ...CHROMIUM_ARGS];
+
+/**
+ * The live-updates stream (`GET /api/live`, docs/live-updates.md) stays open as long as the page:
+ * a page that waits for the network to go quiet would wait for ever. The page benchmarks measure
+ * loading, so they leave the stream out: Playwright contexts through {@link withoutLiveStream},
+ * Lighthouse through its `blockedUrlPatterns` flag.
+ */
+export const LIVE_STREAM_PATTERN = '*/api/live*';
+
+/** @param {import('@playwright/test').BrowserContext} context */
+export async function withoutLiveStream(context) {
+  await context.route('**/api/live**', (route) => route.abort());
+  return context;
+}

@@ -4,7 +4,7 @@
 // script. Not a budget, a magnifying glass for one.
 //   node bench/lib/cpu-profile.mjs [login|dashboard] [runs]
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from './chromium.mjs';
 import { apiLogin, buildIfNeeded, seedFixtures, startServer } from './server.mjs';
 
 const which = process.argv[2] ?? 'login';
@@ -63,7 +63,9 @@ try {
     cookies = (await apiLogin(server.baseURL, logins.admin)).cookies;
   }
   for (let run = 0; run < runs; run++) {
-    const context = await browser.newContext({ locale: 'ru-RU', viewport: { width: 412, height: 823 } });
+    const context = await withoutLiveStream(
+      await browser.newContext({ locale: 'ru-RU', viewport: { width: 412, height: 823 } }),
+    );
     if (cookies) await context.addCookies(cookies.map((c) => ({ ...c, url: server.baseURL })));
     await context.addInitScript(() => {
       globalThis.__longTasks = [];

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from './chromium.mjs';
 import { apiLogin, buildIfNeeded, seedFixtures, startServer } from './server.mjs';
 
 const out = process.argv[2] ?? 'bench/results/screenshots';
@@ -26,7 +26,9 @@ try {
       { width: 1280, height: 800 },
       { width: 412, height: 823 },
     ]) {
-      const context = await browser.newContext({ locale: 'ru-RU', colorScheme: scheme, viewport });
+      const context = await withoutLiveStream(
+        await browser.newContext({ locale: 'ru-RU', colorScheme: scheme, viewport }),
+      );
       await context.addCookies(admin.cookies.map((c) => ({ ...c, url: server.baseURL })));
       for (const shot of shots) {
         if (!shot.signedIn) await context.clearCookies();

@@ -8,12 +8,14 @@ import {
 } from '@kontrol/contracts';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en/translation.json';
+import type en from '../locales/en/translation.json';
 import ru from '../locales/ru/translation.json';
 
 /**
  * Keys are the English sentences themselves (so a missing translation still reads well), which is
- * why the key and namespace separators are off: sentences contain dots and colons.
+ * why the key and namespace separators are off: sentences contain dots and colons. The English
+ * catalogue maps every key to itself (a test holds it so): it lists the keys for the types and is
+ * not bundled, as i18next answers a key it has no text for with the key, interpolated.
  */
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -48,7 +50,7 @@ function storeLocale(locale: Locale): void {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: { ru: { translation: russian }, en: { translation: en } },
+  resources: { ru: { translation: russian }, en: { translation: {} } },
   lng: readStoredLocale() ?? DEFAULT_LOCALE,
   fallbackLng: FALLBACK_LOCALE,
   supportedLngs: LOCALES,
