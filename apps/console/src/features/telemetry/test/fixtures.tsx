@@ -5,12 +5,13 @@ import { configure, render, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
+import { buildAddress } from '../../../test/entities';
 import { buildAuthUser } from '../../../test/server';
 import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
 import { referenceKey } from '../../reference-data/resources';
 import { TelemetryPage } from '../routes/telemetry-page';
 
-const STAMP = '2026-11-01T09:00:00.000Z';
+export { buildDevice } from '../../../test/entities';
 
 // Charts, tables and comboboxes on a busy two-core machine.
 configure({ asyncUtilTimeout: 5_000 });
@@ -18,52 +19,6 @@ configure({ asyncUtilTimeout: 5_000 });
 // jsdom lacks what Mantine's combobox reads (it scrolls its active option into view).
 if (typeof Element.prototype.scrollIntoView !== 'function') {
   Element.prototype.scrollIntoView = () => undefined;
-}
-
-export function buildDevice(overrides: Partial<Device> = {}): Device {
-  const device: Device = {
-    id: 1,
-    name: 'Печь 1',
-    type_id: 1,
-    room_id: 1,
-    address_id: 1,
-    serial_number: null,
-    controller_id: 'kc-1',
-    template_id: null,
-    is_smart: true,
-    shift_start: null,
-    wash_interval_hours: null,
-    service_interval_days: null,
-    next_service_date: null,
-    notes: null,
-    last_online: { last_utc: null },
-    work_start: { date: null, start: null },
-    has_credential: true,
-    credential_issued_at: STAMP,
-    created_at: STAMP,
-    updated_at: STAMP,
-    ...overrides,
-  };
-  return { ...device, is_smart: device.controller_id !== null || device.template_id !== null };
-}
-
-export function buildAddress(overrides: Partial<Address> = {}): Address {
-  return {
-    id: 1,
-    name: 'Тверская, 1',
-    full_address: 'Москва, Тверская ул., 1',
-    city: 'Москва',
-    time_zone: 'Europe/Moscow',
-    work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
-    latitude: null,
-    longitude: null,
-    image_url: null,
-    rooms_count: 1,
-    devices_count: 0,
-    created_at: STAMP,
-    updated_at: STAMP,
-    ...overrides,
-  };
 }
 
 export function buildNotification(overrides: Partial<Notification> = {}): Notification {

@@ -1,0 +1,87 @@
+import type { Address, Device, DeviceType, Room } from '@kontrol/contracts';
+
+/**
+ * Entities as the API answers them, for the console's tests: one of each with plain defaults (a
+ * combi oven in the hot kitchen of a Moscow address), changed by `overrides`.
+ */
+const STAMP = '2026-11-01T09:00:00.000Z';
+
+export function buildDeviceType(overrides: Partial<DeviceType> = {}): DeviceType {
+  return {
+    id: 1,
+    slug: 'combi_oven',
+    name: 'Пароконвектомат',
+    telemetry: ['current', 'wash'],
+    wash_interval_hours: 24,
+    program_capacity: 100,
+    ...overrides,
+  };
+}
+
+export function buildAddress(overrides: Partial<Address> = {}): Address {
+  return {
+    id: 1,
+    name: 'Тверская, 1',
+    full_address: 'Москва, Тверская ул., 1',
+    city: 'Москва',
+    time_zone: 'Europe/Moscow',
+    work_time: {
+      mon: null,
+      tue: null,
+      wed: null,
+      thu: null,
+      fri: null,
+      sat: null,
+      sun: null,
+    },
+    latitude: null,
+    longitude: null,
+    image_url: null,
+    rooms_count: 1,
+    devices_count: 0,
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+export function buildRoom(overrides: Partial<Room> = {}): Room {
+  return {
+    id: 1,
+    name: 'Горячий цех',
+    address_id: 1,
+    floor: null,
+    description: null,
+    devices_count: 0,
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+export function buildDevice(overrides: Partial<Device> = {}): Device {
+  const device: Device = {
+    id: 1,
+    name: 'Печь 1',
+    type_id: 1,
+    room_id: 1,
+    address_id: 1,
+    serial_number: null,
+    controller_id: null,
+    template_id: null,
+    is_smart: false,
+    shift_start: null,
+    wash_interval_hours: null,
+    service_interval_days: null,
+    next_service_date: null,
+    notes: null,
+    last_online: { last_utc: null },
+    work_start: { date: null, start: null },
+    has_credential: false,
+    credential_issued_at: null,
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+  return { ...device, is_smart: device.controller_id !== null || device.template_id !== null };
+}
