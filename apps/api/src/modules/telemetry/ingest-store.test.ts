@@ -75,22 +75,7 @@ async function tables(deviceId: number) {
     live: of(
       await db
         .selectFrom('device_live')
-        .select([
-          'device_id',
-          'last_ts',
-          'last_online_at',
-          'current',
-          'temperature',
-          'door_open',
-          'state',
-          'program',
-          'error_code',
-          'core_temperature',
-          'humidity',
-          'work_start_date',
-          'work_start_time',
-          'wash_started_ts',
-        ])
+        .selectAll()
         .where('device_id', '=', deviceId)
         .execute(),
     ),
