@@ -22,6 +22,30 @@ function useFormats() {
 
 const NUMBER_WIDTH = 'minmax(6.5rem, 1fr)';
 
+/** The first two columns of both tables: when, and which device. */
+function timeAndDevice<T extends { t: number; device: string }>(
+  timeHeader: string,
+  deviceHeader: string,
+  formatTime: (ms: number) => string,
+): DataTableColumn<T>[] {
+  return [
+    {
+      id: 'time',
+      header: timeHeader,
+      width: 'minmax(10rem, 1.3fr)',
+      cell: (row) => formatTime(row.t),
+      sortValue: (row) => row.t,
+    },
+    {
+      id: 'device',
+      header: deviceHeader,
+      width: 'minmax(10rem, 2fr)',
+      cell: (row) => row.device,
+      sortValue: (row) => row.device,
+    },
+  ];
+}
+
 /**
  * The rollups the charts show, as a table: one row per device and bucket with the means, minimums
  * and maximums of current and temperature and the working share. Virtualised: a month of minutes
@@ -32,20 +56,7 @@ export function RollupTable({ rows, label }: { rows: readonly RollupRow[]; label
   const format = useFormats();
   const columns = useMemo<DataTableColumn<RollupRow>[]>(
     () => [
-      {
-        id: 'time',
-        header: t('Time'),
-        width: 'minmax(10rem, 1.3fr)',
-        cell: (row) => format.time(row.t),
-        sortValue: (row) => row.t,
-      },
-      {
-        id: 'device',
-        header: t('Device'),
-        width: 'minmax(10rem, 2fr)',
-        cell: (row) => row.device,
-        sortValue: (row) => row.device,
-      },
+      ...timeAndDevice<RollupRow>(t('Time'), t('Device'), format.time),
       ...(
         [
           ['current', t('Current, A (mean)'), (row: RollupRow) => row.current],
@@ -94,20 +105,7 @@ export function SampleTable({ rows, label }: { rows: readonly SampleRow[]; label
   );
   const columns = useMemo<DataTableColumn<SampleRow>[]>(
     () => [
-      {
-        id: 'time',
-        header: t('Time'),
-        width: 'minmax(10rem, 1.3fr)',
-        cell: (row) => format.time(row.t),
-        sortValue: (row) => row.t,
-      },
-      {
-        id: 'device',
-        header: t('Device'),
-        width: 'minmax(10rem, 2fr)',
-        cell: (row) => row.device,
-        sortValue: (row) => row.device,
-      },
+      ...timeAndDevice<SampleRow>(t('Time'), t('Device'), format.time),
       {
         id: 'current',
         header: t('Current, A'),
