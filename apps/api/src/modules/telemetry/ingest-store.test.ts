@@ -72,13 +72,7 @@ async function tables(deviceId: number) {
         .orderBy('date')
         .execute(),
     ),
-    live: of(
-      await db
-        .selectFrom('device_live')
-        .selectAll()
-        .where('device_id', '=', deviceId)
-        .execute(),
-    ),
+    live: of(await db.selectFrom('device_live').selectAll().where('device_id', '=', deviceId).execute()),
     washes: of(
       await db
         .selectFrom('wash_cycles')
