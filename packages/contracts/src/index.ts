@@ -11,3 +11,6 @@ export * from './telemetry.js';
 export * from './time-zones.js';
 export * from './notifications.js';
 export * from './live.js';
+export * from './events.js';
+export * from './dashboard-rules.js';
+export * from './dashboard.js';

@@ -193,6 +193,57 @@ const catalog = {
     ru: 'Обязательно для этого типа оборудования.',
     en: 'Required for this type of device.',
   },
+  'field.band': {
+    ru: 'Верхняя граница не может быть меньше нижней.',
+    en: 'The upper bound cannot be below the lower one.',
+  },
+  'field.rule_key': {
+    ru: 'Ключ правила: латинские строчные буквы, цифры, _ и - (до 32 знаков).',
+    en: 'A rule key: lower-case Latin letters, digits, _ and - (up to 32 characters).',
+  },
+  'field.rule_key_taken': {
+    ru: 'Ключи правил в шаблоне не должны повторяться.',
+    en: 'Rule keys must differ within a template.',
+  },
+  'field.after_start': {
+    ru: 'Конец не может быть раньше начала.',
+    en: 'The end cannot be before the start.',
+  },
+  'template.device_type': {
+    ru: 'Оборудование другого типа: шаблон описывает ток только своего типа.',
+    en: 'This equipment is of another type: a template describes the current of its own type only.',
+  },
+  'template.device_only': {
+    ru: 'Шаблон настроен для одного устройства и не может быть назначен другим.',
+    en: 'This template is tuned for one device and cannot be given to others.',
+  },
+  'event.rule_closed_by_rule': {
+    ru: 'Событие правила закрывается само, когда условие перестаёт выполняться.',
+    en: 'A rule’s event closes by itself when its condition clears.',
+  },
+  'event.kind.current_above': { ru: 'Ток выше нормы', en: 'Current above the norm' },
+  'event.kind.current_below': { ru: 'Ток ниже нормы', en: 'Current below the norm' },
+  'event.kind.no_data': { ru: 'Нет данных', en: 'No data' },
+  'event.kind.state_too_long': { ru: 'Состояние длится слишком долго', en: 'State lasts too long' },
+  'event.kind.error_code': { ru: 'Код ошибки', en: 'Error code' },
+  'event.kind.door_open_while_heating': { ru: 'Дверь открыта при нагреве', en: 'Door open while heating' },
+  'event.kind.manual': { ru: 'Событие', en: 'Event' },
+  'event.detail.band': {
+    ru: '{state}: {value} А при норме {min}–{max} А',
+    en: '{state}: {value} A against a norm of {min}–{max} A',
+  },
+  'event.detail.no_band': { ru: '{state}: {value} А', en: '{state}: {value} A' },
+  'event.detail.no_data': { ru: 'Нет данных {minutes} мин', en: 'No data for {minutes} min' },
+  'event.detail.state': { ru: '{state} дольше {minutes} мин', en: '{state} for over {minutes} min' },
+  'event.detail.error_code': { ru: 'Код {code}', en: 'Code {code}' },
+  'event.detail.door': { ru: 'Дверь открыта при нагреве', en: 'The door was open while heating' },
+  'state.off': { ru: 'выключено', en: 'off' },
+  'state.idle': { ru: 'ожидание', en: 'idle' },
+  'state.heating': { ru: 'нагрев', en: 'heating' },
+  'state.cooking': { ru: 'готовка', en: 'cooking' },
+  'state.washing': { ru: 'мойка', en: 'washing' },
+  'state.fault': { ru: 'неисправность', en: 'fault' },
+  'notification.event_body': { ru: '{device}: {detail}', en: '{device}: {detail}' },
   'image.missing': { ru: 'Выберите файл изображения.', en: 'Choose an image file.' },
 } as const satisfies Record<string, Record<Locale, string>>;
 

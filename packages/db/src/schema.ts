@@ -30,6 +30,9 @@ export interface Database {
   wash_cycles: WashCyclesTable;
   notifications: NotificationsTable;
   telemetry_day: TelemetryDayTable;
+  device_event_templates: DeviceEventTemplatesTable;
+  device_events: DeviceEventsTable;
+  device_rule_state: DeviceRuleStateTable;
 }
 
 export interface OrganisationsTable {
@@ -343,4 +346,50 @@ export interface TelemetryDayTable {
   temperature_sum: number;
   temperature_min: number | null;
   temperature_max: number | null;
+}
+
+/** A current template (migration 0008): `norms` and `rules` are JSON. */
+export interface DeviceEventTemplatesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  name: string;
+  description: string | null;
+  device_type_id: number;
+  device_id: number | null;
+  norms: string;
+  rules: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A device event (migration 0008): `started_ts`/`ended_ts` epoch ms; open while `ended_ts` is null. */
+export interface DeviceEventsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  device_id: number;
+  template_id: number | null;
+  rule_key: string | null;
+  condition_key: string | null;
+  kind: string;
+  severity: NotificationSeverity;
+  title: string | null;
+  description: string | null;
+  details: string | null;
+  value: number | null;
+  started_ts: number;
+  ended_ts: number | null;
+  acknowledged_at: string | null;
+  acknowledged_by: number | null;
+  ack_comment: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Since when each of a device's rule conditions has held (JSON: condition key → epoch ms). */
+export interface DeviceRuleStateTable {
+  device_id: number;
+  template_id: number | null;
+  conditions: string;
+  updated_ts: number;
 }

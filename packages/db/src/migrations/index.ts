@@ -6,6 +6,7 @@ import * as telemetry from './0004-telemetry.js';
 import * as worktimeAndNotifications from './0005-worktime-and-notifications.js';
 import * as dayRollups from './0006-day-rollups.js';
 import * as notificationsById from './0007-notifications-by-id.js';
+import * as deviceEvents from './0008-device-events.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-worktime-and-notifications': worktimeAndNotifications,
   '0006-day-rollups': dayRollups,
   '0007-notifications-by-id': notificationsById,
+  '0008-device-events': deviceEvents,
 };
