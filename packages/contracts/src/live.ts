@@ -6,11 +6,13 @@ import { DEVICE_STATES, MAX_TELEMETRY_DEVICES, idListSchema, telemetrySeriesSche
  * Live updates (docs/live-updates.md): `GET /api/live` is a Server-Sent Events stream of the
  * caller's organisation. It sends a `devices` event when devices report (their new last online
  * moment, state and readings) and, for the devices named in `?devices=`, a `samples` event with
- * their new raw samples, which an open chart appends.
+ * their new raw samples, which an open chart appends. A `device_events` event names the device
+ * events that opened, closed or changed (docs/events.md), so the dashboard and the event lists
+ * read them again.
  */
 export const LIVE_PATH = '/api/live';
 
-export const LIVE_EVENTS = { devices: 'devices', samples: 'samples' } as const;
+export const LIVE_EVENTS = { devices: 'devices', samples: 'samples', deviceEvents: 'device_events' } as const;
 
 /** Asking for `samples` events (screens that draw a device's samples) needs one of these. */
 export const LIVE_SAMPLE_MODULES: readonly ModuleSlug[] = ['devices', 'telemetry'];
@@ -46,3 +48,15 @@ export type LiveDevicesEvent = z.infer<typeof liveDevicesEventSchema>;
 /** New raw samples, columnar as `GET /api/telemetry/?resolution=raw` answers them. */
 export const liveSamplesEventSchema = z.object({ data: z.array(telemetrySeriesSchema) });
 export type LiveSamplesEvent = z.infer<typeof liveSamplesEventSchema>;
+
+/** Device events that opened, closed or changed since the last `device_events` event. */
+export const liveDeviceEventSchema = z.object({
+  id: z.number().int(),
+  device_id: z.number().int(),
+  kind: z.string(),
+  severity: z.enum(['info', 'warning', 'critical']),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+export const liveDeviceEventsEventSchema = z.object({ data: z.array(liveDeviceEventSchema) });
+export type LiveDeviceEventsEvent = z.infer<typeof liveDeviceEventsEventSchema>;
