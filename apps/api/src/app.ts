@@ -6,6 +6,8 @@ import qs from 'qs';
 import { aclRoutes } from './modules/acl/acl.routes.js';
 import { addressesRoutes } from './modules/addresses/addresses.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { deviceEventsRoutes } from './modules/device-events/device-events.routes.js';
 import { deviceGroupsRoutes } from './modules/device-groups/device-groups.routes.js';
 import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js';
 import { deviceServiceLogRoutes } from './modules/devices/device-service-log.routes.js';
@@ -112,6 +114,8 @@ export async function buildApp({
   await app.register(devicesRoutes);
   await app.register(deviceServiceLogRoutes);
   await app.register(deviceGroupsRoutes);
+  await app.register(deviceEventsRoutes);
+  await app.register(dashboardRoutes);
   await app.register(addressesRoutes);
   await app.register(roomsRoutes);
   await app.register(telemetryRoutes);
@@ -123,6 +127,7 @@ export async function buildApp({
     log: app.log,
     rawRetentionDays: config.telemetryRawDays,
     mqtt: gatewayMqtt(config, runsMqtt),
+    noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
   });
   app.decorate('gateway', gateway);
   app.addHook('onClose', () => gateway.close());

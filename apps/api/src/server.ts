@@ -55,6 +55,7 @@ async function supervise(config: Config) {
       log,
       rawRetentionDays: config.telemetryRawDays,
       mqtt: gatewayMqtt(config, true),
+      noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
     });
   } catch (error) {
     await database.close();

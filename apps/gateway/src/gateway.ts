@@ -7,6 +7,7 @@ import { IngestPipeline } from './ingest/pipeline.js';
 import { DynamicSecurity } from './mqtt/dynamic-security.js';
 import { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
 import { ExternalBroker } from './mqtt/external-broker.js';
+import { RulesEngine } from './rules/rules-engine.js';
 import { emptyStats, type GatewayStats } from './stats.js';
 
 const DAY_MS = 86_400_000;
@@ -34,6 +35,10 @@ export interface GatewayOptions {
   batch?: { maxSamples?: number; maxDelayMs?: number };
   /** How often the embedded broker checks connected devices' credentials again. */
   revalidateMs?: number;
+  /** How often `no_data` rules are checked (ms; default 30 s, 0: never, tests call it). */
+  noDataEveryMs?: number;
+  /** Told when device events opened or closed. */
+  onDeviceEvents?: (change: { opened: number; closed: number }) => void;
 }
 
 /**
@@ -62,6 +67,8 @@ const NO_ACCOUNTS: DeviceAccounts = {
 export class Gateway {
   readonly directory: DeviceDirectory;
   readonly pipeline: IngestPipeline;
+  /** The current templates' rules, run on every committed batch (docs/events.md). */
+  readonly rules: RulesEngine;
   readonly stats: GatewayStats = emptyStats();
   /** The embedded broker, when this process runs it. */
   broker: EmbeddedBroker | undefined;
@@ -74,6 +81,12 @@ export class Gateway {
   private constructor(private readonly options: GatewayOptions) {
     this.rawRetentionMs = options.rawRetentionDays * DAY_MS;
     this.directory = new DeviceDirectory(options.database.db);
+    this.rules = new RulesEngine({
+      db: options.database.db,
+      log: options.log,
+      noDataEveryMs: options.noDataEveryMs,
+      onEvents: options.onDeviceEvents,
+    });
     this.pipeline = new IngestPipeline({
       store: createTelemetryStore(options.database),
       maxBatchSamples: options.batch?.maxSamples,
@@ -81,6 +94,7 @@ export class Gateway {
       onCommitted: (batch) => {
         this.stats.batches += 1;
         this.stats.slowestBatchMs = Math.max(this.stats.slowestBatchMs, batch.durationMs);
+        this.rules.enqueue(batch.storedSamples);
       },
     });
   }
@@ -126,6 +140,7 @@ export class Gateway {
     await this.external?.close();
     await this.dynamicSecurity?.close();
     await this.pipeline.close();
+    await this.rules.close();
   }
 
   private async startEmbedded(address: { host: string; port: number; required?: boolean }) {

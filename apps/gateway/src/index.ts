@@ -7,3 +7,13 @@ export { ExternalBroker, SHARE_GROUP } from './mqtt/external-broker.js';
 export { BrokerAccountsError, DynamicSecurity, deviceRoleName } from './mqtt/dynamic-security.js';
 export { INGEST_PATH } from './http/ingest-routes.js';
 export type { GatewayStats } from './stats.js';
+export { RulesEngine } from './rules/rules-engine.js';
+export {
+  notifyEvent,
+  closeRuleEvent,
+  EVENT_NOTIFY_MODULES,
+  parseNorms,
+  parseRules,
+  type EventToNotify,
+} from './rules/event-store.js';
+export { effectiveState, evaluate, noDataDue, conditionKey, type RuleTemplate } from './rules/evaluate.js';

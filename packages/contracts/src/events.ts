@@ -216,6 +216,8 @@ export type DeviceEventUpdate = z.input<typeof deviceEventUpdateSchema>;
  * `between`); `ended_at` (`=` null: open, `!=` null: closed); `acknowledged_at` (`=` / `!=` null).
  */
 export const EVENTS_ENTRY_LIMIT = 1000;
+/** Who may read device events: the template module's holders, and those of screens that show problems. */
+export const EVENT_READER_MODULES = ['device_event_template', 'dashboard', 'devices'] as const;
 export const deviceEventsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).optional(),
   per_page: pageQuerySchema.shape.per_page,

@@ -14,3 +14,4 @@ export * from './live.js';
 export * from './events.js';
 export * from './dashboard-rules.js';
 export * from './dashboard.js';
+export * from './event-text.js';

@@ -217,6 +217,10 @@ const catalog = {
     ru: 'Шаблон настроен для одного устройства и не может быть назначен другим.',
     en: 'This template is tuned for one device and cannot be given to others.',
   },
+  'template.rule_needs_band': {
+    ru: 'Для этого состояния в норме не задан диапазон тока.',
+    en: 'The norm has no band of current for this state.',
+  },
   'event.rule_closed_by_rule': {
     ru: 'Событие правила закрывается само, когда условие перестаёт выполняться.',
     en: 'A rule’s event closes by itself when its condition clears.',

@@ -44,6 +44,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - (at most 40)')
     .optional(),
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  RULES_NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TELEMETRY_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
 
@@ -81,6 +82,8 @@ export interface Config {
   mqttClientId: string;
   /** Days raw telemetry samples are kept (rollups are kept longer). */
   telemetryRawDays: number;
+  /** How often "no data" rules are checked (s); 0: never (tests run the check themselves). */
+  rulesNoDataCheckSeconds: number;
   /** Days minute rollups are kept; hour rollups are kept for good. */
   telemetryMinuteDays: number;
 }
@@ -130,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .replace(/[^A-Za-z0-9_.-]/g, '-')
         .slice(0, 24)}`,
     telemetryRawDays: e.TELEMETRY_RAW_DAYS,
+    rulesNoDataCheckSeconds: e.RULES_NO_DATA_CHECK_SECONDS,
     telemetryMinuteDays: e.TELEMETRY_MINUTE_DAYS,
   };
 }

@@ -79,7 +79,8 @@ export async function listOrPage<DB, TB extends keyof DB, O, Item>(
 /** One filterable field of a resource: the SQL column it maps to and what may be asked of it. */
 export interface FilterField {
   column: string;
-  type: 'string' | 'number' | 'boolean' | 'date';
+  /** `moment`: a column of epoch milliseconds, filtered by ISO 8601 moments (or epoch ms). */
+  type: 'string' | 'number' | 'boolean' | 'date' | 'moment';
   operators: readonly FilterOperator[];
 }
 export type FilterWhitelist = Record<string, FilterField>;
@@ -104,6 +105,10 @@ function coerce(field: FilterField, value: unknown): Scalar | undefined {
     case 'date': {
       if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return undefined;
       return new Date(value).toISOString();
+    }
+    case 'moment': {
+      const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
+      return Number.isFinite(ms) ? ms : undefined;
     }
     default:
       return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;

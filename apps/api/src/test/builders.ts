@@ -197,3 +197,50 @@ export async function buildSmartDevice(
   });
   return { ...device, controllerId, credential };
 }
+
+/** A current template of the organisation inserted directly: a combi oven's unless `typeId` says otherwise. */
+export async function buildTemplate(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: {
+    typeId?: number;
+    deviceId?: number | null;
+    name?: string;
+    norms?: object;
+    rules?: object[];
+  } = {},
+) {
+  const typeId =
+    options.typeId ??
+    (
+      await db
+        .selectFrom('device_types')
+        .select('id')
+        .where('slug', '=', 'combi_oven')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('device_event_templates')
+    .values({
+      organisation_id: organisationId,
+      name: options.name ?? `Template ${unique()}`,
+      description: null,
+      device_type_id: typeId,
+      device_id: options.deviceId ?? null,
+      norms: JSON.stringify(
+        options.norms ?? {
+          idle: { min: 0.5, max: 2 },
+          heating: { min: 20, max: 45 },
+          cooking: null,
+          washing: null,
+        },
+      ),
+      rules: JSON.stringify(options.rules ?? []),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, typeId };
+}

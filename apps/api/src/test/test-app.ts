@@ -30,6 +30,8 @@ export async function buildTestApp(
     // The embedded MQTT broker, when a test asks for it, on a free port of its own.
     MQTT_PORT: '0',
     MQTT_HOST: '127.0.0.1',
+    // Tests run the "no data" check themselves.
+    RULES_NO_DATA_CHECK_SECONDS: '0',
     ...env,
   });
   const app = await buildApp({

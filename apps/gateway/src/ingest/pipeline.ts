@@ -39,6 +39,8 @@ export interface CommittedBatch {
   devices: number[];
   washes: WashCycle[];
   durationMs: number;
+  /** The samples this batch stored (redeliveries left out): what the rules engine evaluates. */
+  storedSamples: readonly StoredSample[];
 }
 
 /** Too much is waiting to be written: the caller should retry later (HTTP 503). */
@@ -202,6 +204,7 @@ export class IngestPipeline {
         devices,
         washes,
         durationMs: performance.now() - started,
+        storedSamples: stored,
       });
     } catch (error) {
       for (const submission of batch) submission.reject(error);

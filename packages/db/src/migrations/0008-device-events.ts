@@ -83,6 +83,12 @@ export async function up(db: AnyDb): Promise<void> {
     .on('device_events')
     .columns(['organisation_id', 'started_ts'])
     .execute();
+  // The live updates look for events changed in the last second.
+  await db.schema
+    .createIndex('device_events_organisation_updated_idx')
+    .on('device_events')
+    .columns(['organisation_id', 'updated_at'])
+    .execute();
   await db.schema
     .createIndex('device_events_device_started_idx')
     .on('device_events')

@@ -13,6 +13,7 @@ import { randomSecret, safeEqual, sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
+import { findTemplate } from '../device-events/templates.repository.js';
 import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
 import { deviceTypeExists } from '../device-types/device-types.repository.js';
 import { deleteDeviceTelemetry } from '../telemetry/telemetry.repository.js';
@@ -121,8 +122,8 @@ export function devicesListQuery(
 
 /**
  * Rules the schema cannot check: the type exists, the room is one of the organisation's, and no
- * other device anywhere holds the controller id. `template_id` is accepted as any positive integer
- * until current templates exist (a later issue checks it against them).
+ * other device anywhere holds the controller id, and the current template is one of the
+ * organisation's, for the device's type, and not tuned for another device.
  */
 async function checkReferences(
   db: Kysely<Database>,
@@ -130,17 +131,26 @@ async function checkReferences(
   input: DeviceInput,
   exceptDeviceId?: number,
 ) {
-  const [typeExists, room, taken] = await Promise.all([
+  const [typeExists, room, taken, template] = await Promise.all([
     deviceTypeExists(db, input.type_id),
     findOrganisationRoom(db, organisationId, input.room_id),
     input.controller_id === null
       ? Promise.resolve(false)
       : controllerIdTaken(db, input.controller_id, exceptDeviceId),
+    input.template_id === null
+      ? Promise.resolve(undefined)
+      : findTemplate(db, organisationId, input.template_id),
   ]);
   const errors: Record<string, MessageKey[]> = {};
   if (!typeExists) errors.type_id = ['field.exists'];
   if (!room) errors.room_id = ['field.exists'];
   if (taken) errors.controller_id = ['device.controller_taken'];
+  if (input.template_id !== null) {
+    if (!template) errors.template_id = ['field.exists'];
+    else if (template.device_type_id !== input.type_id) errors.template_id = ['template.device_type'];
+    else if (template.device_id !== null && template.device_id !== exceptDeviceId)
+      errors.template_id = ['template.device_only'];
+  }
   if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
 }
 

@@ -2,7 +2,7 @@ import type { Device, DeviceWithCredential } from '@kontrol/contracts';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { buildDevice, buildOrganisation, buildRoom, buildUser } from '../../test/builders.js';
+import { buildDevice, buildOrganisation, buildRoom, buildTemplate, buildUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
 import { insertDevice } from './devices.repository.js';
@@ -148,12 +148,38 @@ describe('gateway credential', () => {
   });
 
   it('counts a current template alone as smart', async () => {
-    const { client, body } = await setup();
-    const created = (await client.post('/api/devices/', body({ template_id: 7 }))).json<{
+    const { client, body, org } = await setup();
+    const template = await buildTemplate(t.db, org.organisationId);
+    const created = (await client.post('/api/devices/', body({ template_id: template.id }))).json<{
       data: DeviceWithCredential;
     }>().data;
-    expect(created).toMatchObject({ is_smart: true, template_id: 7, has_credential: true });
+    expect(created).toMatchObject({ is_smart: true, template_id: template.id, has_credential: true });
     expect(created.credential).toMatch(/^kdc_/);
+  });
+
+  it('refuses a template of another organisation, of another type, or tuned for another device', async () => {
+    const { client, body, org } = await setup();
+    const theirs = await buildOrganisation(t.db);
+    const foreign = await buildTemplate(t.db, theirs.organisationId);
+    const fryerTemplate = await buildTemplate(t.db, org.organisationId, { typeId: await typeId('fryer') });
+    const other = await buildDevice(t.db, org.organisationId);
+    const tuned = await buildTemplate(t.db, org.organisationId, { deviceId: other.id });
+    for (const [templateId, message] of [
+      [foreign.id, 'The selected value does not exist.'],
+      [
+        fryerTemplate.id,
+        'This equipment is of another type: a template describes the current of its own type only.',
+      ],
+      [tuned.id, 'This template is tuned for one device and cannot be given to others.'],
+    ] as const) {
+      const res = await client.post('/api/devices/', body({ template_id: templateId }), {
+        'accept-language': 'en',
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json<{ errors: Record<string, string[]> }>().errors.template_id).toEqual([message]);
+    }
+    const own = await client.put(`/api/devices/${other.id}`, body({ template_id: tuned.id }));
+    expect(own.statusCode).toBe(200);
   });
 
   it('rotates: the new secret is answered once and the old one stops working', async () => {

@@ -7,6 +7,7 @@ import {
   LIVE_RETRY_MS,
   MAX_CLOCK_AHEAD_MS,
   type LiveDevice,
+  type LiveDeviceEventsEvent,
   type LiveDevicesEvent,
   type LiveSamplesEvent,
 } from '@kontrol/contracts';
@@ -17,6 +18,7 @@ import type { Kysely } from 'kysely';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  findChangedEvents,
   findNewSamples,
   findNewestSamples,
   findReportedSince,
@@ -44,6 +46,8 @@ export interface LiveSubscriber {
   organisationId: number;
   /** Whether the caller may see devices' states (a module that shows devices). */
   devices: boolean;
+  /** Whether the caller may read device events (EVENT_READER_MODULES). */
+  events: boolean;
   /**
    * Devices whose new samples the caller wants, each with the time of the last sample it was
    * sent (a sample's own time, epoch ms); they start at {@link LiveHub.startingCursors}.
@@ -76,6 +80,9 @@ export class LiveHub {
   private readonly subscribers = new Set<LiveSubscriber>();
   /** Newest sample time seen per device, for the organisations listening. */
   private readonly seen = new Map<number, number>();
+  /** Device events changed at or after this moment (ISO) are looked for; those already sent at it are skipped. */
+  private eventsSince: string | undefined;
+  private eventsSentAt = new Set<string>();
   private poll: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
@@ -146,6 +153,8 @@ export class LiveHub {
     this.poll = undefined;
     this.heartbeat = undefined;
     this.seen.clear();
+    this.eventsSince = undefined;
+    this.eventsSentAt.clear();
   }
 
   private organisations(): number[] {
@@ -176,6 +185,7 @@ export class LiveHub {
       byOrganisation.set(row.organisation_id, list);
     }
     const samples = await this.newSamples(rows);
+    const events = await this.changedEvents(organisations, now);
 
     for (const subscriber of this.subscribers) {
       const devices = subscriber.devices ? byOrganisation.get(subscriber.organisationId) : undefined;
@@ -184,7 +194,58 @@ export class LiveHub {
       const own = samples.get(subscriber);
       if (own && own.length > 0)
         this.send(subscriber, LIVE_EVENTS.samples, { data: own } satisfies LiveSamplesEvent, now);
+      const changed = subscriber.events ? events.get(subscriber.organisationId) : undefined;
+      if (changed)
+        this.send(
+          subscriber,
+          LIVE_EVENTS.deviceEvents,
+          { data: changed } satisfies LiveDeviceEventsEvent,
+          now,
+        );
     }
+  }
+
+  /**
+   * Device events opened, closed or changed since the last look (by `updated_at`), per
+   * organisation. The first look only sets where to start.
+   */
+  private async changedEvents(organisations: readonly number[], now: number) {
+    const byOrganisation = new Map<number, LiveDeviceEventsEvent['data']>();
+    if (this.eventsSince === undefined) {
+      this.eventsSince = new Date(now).toISOString();
+      return byOrganisation;
+    }
+    let rows;
+    try {
+      rows = await findChangedEvents(this.db, organisations, this.eventsSince);
+    } catch (error) {
+      this.log.warn({ err: error }, 'live updates: reading device events failed');
+      return byOrganisation;
+    }
+    let newest = this.eventsSince;
+    const keys = rows.map((row) => {
+      const updatedAt = new Date(row.updated_at).toISOString();
+      if (updatedAt > newest) newest = updatedAt;
+      return { row, updatedAt, key: `${row.id}@${updatedAt}` };
+    });
+    for (const { row, key } of keys) {
+      if (this.eventsSentAt.has(key)) continue;
+      const list = byOrganisation.get(row.organisation_id) ?? [];
+      list.push({
+        id: row.id,
+        device_id: row.device_id,
+        kind: row.kind,
+        severity: row.severity,
+        started_at: new Date(Number(row.started_ts)).toISOString(),
+        ended_at: row.ended_ts === null ? null : new Date(Number(row.ended_ts)).toISOString(),
+      });
+      byOrganisation.set(row.organisation_id, list);
+    }
+    // What was sent at the newest moment is asked for again next time (>=): remember it.
+    const atNewest = keys.filter((entry) => entry.updatedAt === newest).map((entry) => entry.key);
+    this.eventsSentAt = new Set(newest === this.eventsSince ? [...this.eventsSentAt, ...atNewest] : atNewest);
+    this.eventsSince = newest;
+    return byOrganisation;
   }
 
   /**

@@ -67,3 +67,24 @@ export async function countOwnDevices(db: Kysely<Database>, organisationId: numb
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** Device events of the organisations changed at or after `since` (ISO), oldest change first. */
+export function findChangedEvents(db: Kysely<Database>, organisationIds: readonly number[], since: string) {
+  return db
+    .selectFrom('device_events')
+    .select([
+      'id',
+      'organisation_id',
+      'device_id',
+      'kind',
+      'severity',
+      'started_ts',
+      'ended_ts',
+      'updated_at',
+    ])
+    .where('organisation_id', 'in', organisationIds)
+    .where('updated_at', '>=', since)
+    .orderBy('updated_at')
+    .limit(1000)
+    .execute();
+}

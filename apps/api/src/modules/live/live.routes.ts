@@ -1,5 +1,6 @@
 import {
   DEVICE_VIEWING_MODULES,
+  EVENT_READER_MODULES,
   LIVE_PATH,
   LIVE_SAMPLE_MODULES,
   liveQuerySchema,
@@ -45,6 +46,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
       hub.add({
         organisationId: user.organisationId,
         devices: holds(DEVICE_VIEWING_MODULES),
+        events: holds(EVENT_READER_MODULES),
         cursors,
         lastEventId: Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : undefined,
         stream: reply.raw,

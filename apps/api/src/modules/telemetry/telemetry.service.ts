@@ -1,4 +1,5 @@
 import {
+  washOverdue,
   CONNECTION_GAP_MS,
   MAX_REPORT_DEVICES,
   MAX_REPORT_RANGE_DAYS,
@@ -420,7 +421,7 @@ export async function washReport(
     id: device.id,
     wash_interval_hours: interval,
     last_completed: lastCompleted === undefined ? null : new Date(lastCompleted).toISOString(),
-    outdated: interval !== null && (lastCompleted === undefined || now - lastCompleted > interval * HOUR_MS),
+    outdated: washOverdue(interval, lastCompleted, now),
     cycles: cycles.map((cycle) => ({
       start: new Date(Number(cycle.started_ts)).toISOString(),
       finish: new Date(Number(cycle.ended_ts)).toISOString(),

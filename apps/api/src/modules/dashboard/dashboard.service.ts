@@ -1,0 +1,197 @@
+import {
+  DEVICE_STATES,
+  dashboardCounters,
+  isTimeZone,
+  localDateTime,
+  zonedDayStart,
+  type DashboardDevice,
+  type DashboardReport,
+  type DeviceStat,
+  type Locale,
+  type PreferGraph,
+} from '@kontrol/contracts';
+import type { Database } from '@kontrol/db';
+import { parseNorms } from '@kontrol/gateway';
+import type { Kysely } from 'kysely';
+import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { eventsQuery } from '../device-events/events.repository.js';
+import { toEvent } from '../device-events/events.presenter.js';
+import { findRollups, findWashCycles } from '../telemetry/telemetry.repository.js';
+import { worktimeReport } from '../telemetry/telemetry.service.js';
+import {
+  findDashboardDevices,
+  findDeviceType,
+  findEventIdsOverlapping,
+  findHourTotals,
+  findOpenEventTotals,
+  findReportDevice,
+  type DashboardDeviceRow,
+} from './dashboard.repository.js';
+
+const HOUR_MS = 3_600_000;
+const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
+
+function toDashboardDevice(
+  row: DashboardDeviceRow,
+  open: { open_events: number; severity_rank: number; since_ts: number } | undefined,
+): DashboardDevice {
+  const lastWash =
+    row.last_wash_ts === null || row.last_wash_ts === undefined ? null : Number(row.last_wash_ts);
+  return {
+    id: row.id,
+    name: row.name,
+    type_id: row.type_id,
+    address_id: row.address_id,
+    room_id: row.room_id,
+    is_smart: row.controller_id !== null || row.template_id !== null,
+    template_id: row.template_id,
+    shift_start: row.shift_start,
+    time_zone: row.time_zone,
+    last_online: { last_utc: row.last_online_at ?? null },
+    work_start: { date: row.work_start_date ?? null, start: row.work_start_time ?? null },
+    wash_interval_hours: row.wash_interval_hours === null ? null : Number(row.wash_interval_hours),
+    last_wash_at: lastWash === null ? null : new Date(lastWash).toISOString(),
+    state: row.state === null || row.state === undefined ? null : (DEVICE_STATES[row.state] ?? null),
+    current: row.current ?? null,
+    temperature: row.temperature ?? null,
+    open_events: open ? Number(open.open_events) : 0,
+    open_severity: open ? (SEVERITIES[Number(open.severity_rank)] ?? null) : null,
+    problem_since: open ? new Date(Number(open.since_ts)).toISOString() : null,
+  };
+}
+
+/**
+ * `GET /api/devices/stat[/{type}]`: every device (of the type) with what the dashboard's rules
+ * read, the six counters at `now`, `issues_count` (devices with open events) and
+ * `bad_devices_for_templates` (smart devices without a template).
+ */
+export async function deviceStat(
+  db: Kysely<Database>,
+  organisationId: number,
+  type: string | undefined,
+  now = Date.now(),
+): Promise<DeviceStat> {
+  let typeId: number | undefined;
+  if (type !== undefined) {
+    const found = await findDeviceType(db, type);
+    if (!found) throw notFound();
+    typeId = found.id;
+  }
+  const [rows, totals] = await Promise.all([
+    findDashboardDevices(db, organisationId, typeId),
+    findOpenEventTotals(db, organisationId),
+  ]);
+  const open = new Map(totals.map((row) => [row.device_id, row]));
+  const devices = rows.map((row) =>
+    toDashboardDevice(row, open.get(row.id) as Parameters<typeof toDashboardDevice>[1]),
+  );
+  const counters = dashboardCounters(devices, now);
+  return {
+    devices,
+    issues_count: counters.issueReports,
+    bad_devices_for_templates: counters.devicesWithoutTmplNorma,
+    counters,
+    now: new Date(now).toISOString(),
+  };
+}
+
+function nextDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `GET /api/devices/info/prefer_graph`: per hour of the local day, devices that reported, worked, washed. */
+export async function preferGraph(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { date: string; tz?: string | undefined },
+): Promise<PreferGraph> {
+  const timeZone = query.tz ?? 'UTC';
+  if (!isTimeZone(timeZone)) throw new FieldValidationError({ tz: ['field.time_zone'] });
+  const start = zonedDayStart(query.date, timeZone);
+  const finish = zonedDayStart(nextDate(query.date), timeZone);
+  const rows = await findHourTotals(db, organisationId, { start, finish });
+  const byBucket = new Map(rows.map((row) => [Number(row.bucket), row]));
+  const hours: PreferGraph['hours'] = [];
+  for (let bucket = Math.ceil(start / HOUR_MS) * HOUR_MS; bucket < finish; bucket += HOUR_MS) {
+    const row = byBucket.get(bucket);
+    hours.push({
+      start: new Date(bucket).toISOString(),
+      label: localDateTime(bucket, timeZone).time,
+      online: row ? Number(row.online) : 0,
+      working: row ? Number(row.working) : 0,
+      washing: row ? Number(row.washing) : 0,
+    });
+  }
+  return { date: query.date, time_zone: timeZone, hours };
+}
+
+/**
+ * `GET /api/devices/reports/dashboard`: one device's local day at its address — the metric by the
+ * minute, its template's bands, the events that overlap the day, its washes and its work.
+ */
+export async function dashboardReport(
+  db: Kysely<Database>,
+  organisationId: number,
+  query: { date: string; device: number; report: 'current' | 'temperature' },
+  locale: Locale,
+): Promise<DashboardReport> {
+  const device = await findReportDevice(db, organisationId, query.device);
+  if (!device) throw notFound();
+  const range = {
+    start: zonedDayStart(query.date, device.time_zone),
+    finish: zonedDayStart(nextDate(query.date), device.time_zone),
+  };
+  const [minutes, eventIds, washes, work] = await Promise.all([
+    findRollups(db, 'telemetry_minute', [device.id], range),
+    findEventIdsOverlapping(db, organisationId, device.id, range),
+    findWashCycles(db, device.id, range),
+    worktimeReport(db, organisationId, { start: query.date, finish: query.date, ids: [device.id] }),
+  ]);
+  const events =
+    eventIds.length === 0
+      ? []
+      : await eventsQuery(db, organisationId)
+          .where(
+            'e.id',
+            'in',
+            eventIds.map((row) => row.id),
+          )
+          .orderBy('e.started_ts')
+          .execute();
+  const t: number[] = [];
+  const mean: (number | null)[] = [];
+  const min: (number | null)[] = [];
+  const max: (number | null)[] = [];
+  const round = (value: number | null) => (value === null ? null : Math.round(value * 100) / 100);
+  for (const row of minutes) {
+    t.push(Number(row.bucket));
+    if (query.report === 'current') {
+      mean.push(round(row.current_sum / row.samples));
+      min.push(round(row.current_min));
+      max.push(round(row.current_max));
+    } else {
+      mean.push(row.temperature_samples > 0 ? round(row.temperature_sum / row.temperature_samples) : null);
+      min.push(round(row.temperature_min));
+      max.push(round(row.temperature_max));
+    }
+  }
+  const day = work[0];
+  return {
+    device_id: device.id,
+    date: query.date,
+    time_zone: device.time_zone,
+    report: query.report,
+    t,
+    mean,
+    min,
+    max,
+    norms: query.report === 'current' && device.norms ? parseNorms(device.norms) : null,
+    events: events.map((row) => toEvent(row, locale)),
+    washes: washes.map((cycle) => ({
+      start: new Date(Number(cycle.started_ts)).toISOString(),
+      finish: new Date(Number(cycle.ended_ts)).toISOString(),
+      outcome: cycle.outcome,
+    })),
+    work: { start: day?.start ?? null, end: day?.end ?? null, worked_minutes: day?.worked_minutes ?? 0 },
+  };
+}

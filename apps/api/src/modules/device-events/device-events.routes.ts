@@ -1,0 +1,182 @@
+import {
+  deviceEventBodySchema,
+  deviceEventSchema,
+  deviceEventsQuerySchema,
+  deviceEventTemplateBodySchema,
+  deviceEventTemplateSchema,
+  deviceEventUpdateSchema,
+  EVENT_READER_MODULES,
+  pagedSchema,
+  type ModuleSlug,
+} from '@kontrol/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../plugins/auth.js';
+import { listOrPage } from '../../plugins/pagination.js';
+import { toEvent } from './events.presenter.js';
+import { createEvent, deleteEvent, eventsListQuery, getEvent, updateEvent } from './events.service.js';
+import {
+  createTemplate,
+  deleteTemplate,
+  getTemplate,
+  listTemplates,
+  updateTemplate,
+} from './templates.service.js';
+
+const ID = ':id(^\\d+$)';
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const templateEnvelope = z.object({ data: deviceEventTemplateSchema });
+const eventEnvelope = z.object({ data: deviceEventSchema });
+const EVENT_READERS: readonly ModuleSlug[] = EVENT_READER_MODULES;
+
+/**
+ * SPEC §7 "Event templates and events" (docs/events.md): current templates under the
+ * `device_event_template` module, device events readable from the dashboard and equipment too.
+ */
+export async function deviceEventsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['device events'];
+
+  app.get('/api/devices/events/templates/all', {
+    config: { access: EVENT_READERS },
+    schema: {
+      tags,
+      summary: "The organisation's current templates, with the devices using each",
+      response: { 200: z.object({ data: z.array(deviceEventTemplateSchema) }) },
+    },
+    handler: async (request) => ({ data: await listTemplates(app.db, currentUser(request).organisationId) }),
+  });
+
+  app.post('/api/devices/events/templates/add', {
+    config: { access: 'device_event_template' },
+    schema: {
+      tags,
+      summary: 'Create a current template',
+      body: deviceEventTemplateBodySchema,
+      response: { 201: templateEnvelope },
+    },
+    handler: async (request, reply) =>
+      reply
+        .code(201)
+        .send({ data: await createTemplate(app.db, currentUser(request).organisationId, request.body) }),
+  });
+
+  app.get(`/api/devices/events/templates/${ID}`, {
+    config: { access: EVENT_READERS },
+    schema: { tags, summary: 'One current template', params: idParams, response: { 200: templateEnvelope } },
+    handler: async (request) => ({
+      data: await getTemplate(app.db, currentUser(request).organisationId, request.params.id),
+    }),
+  });
+
+  app.put(`/api/devices/events/templates/${ID}`, {
+    config: { access: 'device_event_template' },
+    schema: {
+      tags,
+      summary: 'Replace a current template; events of removed rules close',
+      params: idParams,
+      body: deviceEventTemplateBodySchema,
+      response: { 200: templateEnvelope },
+    },
+    handler: async (request) => ({
+      data: await updateTemplate(
+        app.db,
+        currentUser(request).organisationId,
+        request.params.id,
+        request.body,
+      ),
+    }),
+  });
+
+  app.delete(`/api/devices/events/templates/${ID}`, {
+    config: { access: 'device_event_template' },
+    schema: {
+      tags,
+      summary: 'Delete a current template: its devices lose it, its open events close',
+      params: idParams,
+    },
+    handler: async (request, reply) => {
+      await deleteTemplate(app.db, currentUser(request).organisationId, request.params.id);
+      return reply.code(204).send();
+    },
+  });
+
+  app.get('/api/devices/events', {
+    config: { access: EVENT_READERS },
+    schema: {
+      tags,
+      summary:
+        'Device events, newest first: paged with `page`; without it the open ones and those of the last 24 hours',
+      querystring: deviceEventsQuerySchema,
+      response: {
+        200: z.union([
+          z.object({ data: z.array(deviceEventSchema) }).strict(),
+          pagedSchema(deviceEventSchema),
+        ]),
+      },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      const { page, per_page: perPage, filters } = request.query;
+      const query = eventsListQuery(app.db, organisationId, filters, page === undefined);
+      return listOrPage(request, query, { page, per_page: perPage }, (row) => toEvent(row, request.locale));
+    },
+  });
+
+  app.post('/api/devices/events/add', {
+    config: { access: 'device_event_template' },
+    schema: {
+      tags,
+      summary: 'Write an event by hand',
+      body: deviceEventBodySchema,
+      response: { 201: eventEnvelope },
+    },
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      const event = await createEvent(app.db, user.organisationId, user.id, request.body, request.locale);
+      return reply.code(201).send({ data: event });
+    },
+  });
+
+  app.get(`/api/devices/events/${ID}`, {
+    config: { access: EVENT_READERS },
+    schema: { tags, summary: 'One device event', params: idParams, response: { 200: eventEnvelope } },
+    handler: async (request) => ({
+      data: await getEvent(app.db, currentUser(request).organisationId, request.params.id, request.locale),
+    }),
+  });
+
+  app.put(`/api/devices/events/${ID}`, {
+    config: { access: EVENT_READERS },
+    schema: {
+      tags,
+      summary: 'Acknowledge an event (or take it back) with a comment; a manual event may change and close',
+      params: idParams,
+      body: deviceEventUpdateSchema,
+      response: { 200: eventEnvelope },
+    },
+    handler: async (request) => {
+      const user = currentUser(request);
+      return {
+        data: await updateEvent(
+          app.db,
+          user.organisationId,
+          user.id,
+          request.params.id,
+          request.body,
+          request.locale,
+        ),
+      };
+    },
+  });
+
+  app.delete(`/api/devices/events/${ID}`, {
+    config: { access: 'device_event_template' },
+    schema: { tags, summary: 'Delete an event (a rule’s open event cannot be deleted)', params: idParams },
+    handler: async (request, reply) => {
+      await deleteEvent(app.db, currentUser(request).organisationId, request.params.id);
+      return reply.code(204).send();
+    },
+  });
+}
