@@ -1,5 +1,7 @@
 import {
+  LIVE_EVENTS,
   LIVE_PATH,
+  liveDeviceEventsEventSchema,
   liveDevicesEventSchema,
   liveSamplesEventSchema,
   type TelemetrySampleInput,
@@ -144,6 +146,39 @@ const devicesEvent = (deviceId: number) => (event: LiveEvent) =>
   liveDevicesEventSchema.parse(event.data).data.some((device) => device.id === deviceId);
 
 describe('GET /api/live', () => {
+  it('tells the organisation of device events that open and close, and no one else', async () => {
+    const a = await buildOrganisation(t.db);
+    const b = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, a.organisationId);
+    const clientA = await signedIn(a.admin.email, a.admin.password);
+    const streamA = await connect(clientA);
+    const streamB = await connect(await signedIn(b.admin.email, b.admin.password));
+    // The hub's first look sets where it starts reading events from.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+
+    const created = await clientA.post('/api/devices/events/add', {
+      device_id: device.id,
+      severity: 'critical',
+      title: 'Smoke from the oven',
+    });
+    const id = created.json<{ data: { id: number } }>().data.id;
+    const isOurs = (ended: boolean) => (event: LiveEvent) =>
+      event.event === LIVE_EVENTS.deviceEvents &&
+      liveDeviceEventsEventSchema
+        .parse(event.data)
+        .data.some((e) => e.id === id && (e.ended_at !== null) === ended);
+    const opened = liveDeviceEventsEventSchema.parse((await streamA.waitFor(isOurs(false))).data);
+    expect(opened.data.find((e) => e.id === id)).toMatchObject({
+      device_id: device.id,
+      kind: 'manual',
+      severity: 'critical',
+    });
+    await clientA.put(`/api/devices/events/${id}`, { ended_at: new Date().toISOString() });
+    await streamA.waitFor(isOurs(true));
+    expect(streamA.events.filter(isOurs(false))).toHaveLength(1);
+    expect(streamB.events.some((event) => event.event === LIVE_EVENTS.deviceEvents)).toBe(false);
+  });
+
   it('streams the devices that report to their own organisation only', async () => {
     const a = await buildOrganisation(t.db);
     const b = await buildOrganisation(t.db);

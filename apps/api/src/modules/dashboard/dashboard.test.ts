@@ -1,0 +1,210 @@
+import type { DashboardReport, DeviceStat, PreferGraph, TelemetrySampleInput } from '@kontrol/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  buildDevice,
+  buildOrganisation,
+  buildSmartDevice,
+  buildTemplate,
+  buildUser,
+} from '../../test/builders.js';
+import { TestClient } from '../../test/http-client.js';
+import { useTestApp } from '../../test/test-app.js';
+
+const t = useTestApp();
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+
+async function signedIn(org: Awaited<ReturnType<typeof buildOrganisation>>) {
+  const client = new TestClient(t.app);
+  await client.login(org.admin.email, org.admin.password);
+  return client;
+}
+
+async function typeId(slug: string) {
+  return (
+    await t.db.selectFrom('device_types').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
+  ).id;
+}
+
+async function ingest(credential: string, samples: TelemetrySampleInput[]) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/ingest/v1/telemetry',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
+    payload: JSON.stringify(samples),
+  });
+  expect(res.statusCode).toBe(202);
+}
+
+describe('GET /api/devices/stat', () => {
+  it('lists the devices with the six counters by the rules of SPEC §4', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const minutesAgo = (m: number) => new Date(Date.now() - m * MINUTE).toISOString();
+    const template = await buildTemplate(t.db, org.organisationId);
+    await buildDevice(t.db, org.organisationId, {
+      name: 'A online',
+      controller_id: `a-${org.organisationId}`,
+      template_id: template.id,
+      last_online_at: minutesAgo(1439),
+    });
+    await buildDevice(t.db, org.organisationId, {
+      name: 'B offline',
+      controller_id: `b-${org.organisationId}`,
+      last_online_at: minutesAgo(1442),
+    });
+    await buildDevice(t.db, org.organisationId, { name: 'C never', template_id: template.id });
+    // A fryer is smart, has no template, and does not wash.
+    await buildDevice(t.db, org.organisationId, {
+      name: 'D fryer',
+      type_id: await typeId('fryer'),
+      controller_id: `d-${org.organisationId}`,
+      last_online_at: minutesAgo(1),
+      shift_start: '00:00',
+    });
+    const theirs = await buildOrganisation(t.db);
+    await buildDevice(t.db, theirs.organisationId, { name: 'Theirs', last_online_at: minutesAgo(1) });
+
+    const res = await client.get('/api/devices/stat');
+    expect(res.statusCode).toBe(200);
+    const stat = res.json<{ data: DeviceStat }>().data;
+    expect(stat.devices.map((d) => d.name)).toEqual(['A online', 'B offline', 'C never', 'D fryer']);
+    // The combi ovens wash every 24 h and never did; the fryer's shift began at midnight UTC, with no work since
+    // (unless this runs in the first minute of the UTC day).
+    const slow = new Date().getUTCHours() === 0 && new Date().getUTCMinutes() === 0 ? 0 : 1;
+    expect(stat.counters).toEqual({
+      online: 2,
+      offline: 2,
+      washOutdated: 3,
+      workStartedSlow: slow,
+      issueReports: 0,
+      devicesWithoutTmplNorma: 2,
+    });
+    expect(stat.bad_devices_for_templates).toBe(2);
+    expect(stat.issues_count).toBe(0);
+    expect(stat.devices[0]).toMatchObject({
+      is_smart: true,
+      template_id: template.id,
+      wash_interval_hours: 24,
+      time_zone: 'Europe/Moscow',
+    });
+  });
+
+  it('narrows to a device type by id or slug, and answers 404 for an unknown type', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    await buildDevice(t.db, org.organisationId, { name: 'Oven' });
+    await buildDevice(t.db, org.organisationId, { name: 'Fryer', type_id: await typeId('fryer') });
+    const bySlug = (await client.get('/api/devices/stat/fryer')).json<{ data: DeviceStat }>().data;
+    expect(bySlug.devices.map((d) => d.name)).toEqual(['Fryer']);
+    const byId = (await client.get(`/api/devices/stat/${await typeId('combi_oven')}`)).json<{
+      data: DeviceStat;
+    }>().data;
+    expect(byId.devices.map((d) => d.name)).toEqual(['Oven']);
+    expect((await client.get('/api/devices/stat/toaster')).statusCode).toBe(404);
+  });
+
+  it('is refused without a module that shows devices', async () => {
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId, { modules: ['billing'] });
+    const client = new TestClient(t.app);
+    await client.login(user.email, user.password);
+    expect((await client.get('/api/devices/stat')).statusCode).toBe(403);
+    expect((await client.get('/api/devices/info/prefer_graph?date=2026-11-23')).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/devices/info/prefer_graph and /api/devices/reports/dashboard', () => {
+  it("counts the organisation's devices online, working and washing per hour of the day", async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const oven = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'UTC' });
+    const washer = await buildSmartDevice(t.db, org.organisationId, {
+      typeSlug: 'dishwasher',
+      timeZone: 'UTC',
+    });
+    const theirs = await buildOrganisation(t.db);
+    const foreign = await buildSmartDevice(t.db, theirs.organisationId);
+    const hour = Date.now() - (Date.now() % HOUR) - 2 * HOUR;
+    const date = new Date(hour).toISOString().slice(0, 10);
+    const base = { temperature: 100, door_open: false };
+    await ingest(oven.credential, [
+      { ts: hour + MINUTE, current: 30, state: 'heating', ...base },
+      { ts: hour + HOUR + MINUTE, current: 1, state: 'idle', ...base },
+    ]);
+    await ingest(washer.credential, [
+      { ts: hour + 5 * MINUTE, current: 8, state: 'washing', temperature: 60, door_open: false },
+    ]);
+    await ingest(foreign.credential, [{ ts: hour + MINUTE, current: 30, state: 'heating', ...base }]);
+
+    const res = await client.get(`/api/devices/info/prefer_graph?date=${date}&tz=UTC`);
+    expect(res.statusCode).toBe(200);
+    const graph = res.json<{ data: PreferGraph }>().data;
+    expect(graph.hours).toHaveLength(24);
+    const at = (ms: number) => graph.hours.find((h) => h.start === new Date(ms).toISOString());
+    // A wash draws more than the idle current: the dishwasher worked too (docs/telemetry.md).
+    expect(at(hour)).toMatchObject({
+      online: 2,
+      working: 2,
+      washing: 1,
+      label: new Date(hour).toISOString().slice(11, 16),
+    });
+    if (new Date(hour + HOUR).toISOString().slice(0, 10) === date)
+      expect(at(hour + HOUR)).toMatchObject({ online: 1, working: 0, washing: 0 });
+
+    expect((await client.get(`/api/devices/info/prefer_graph?date=2026-02-30`)).statusCode).toBe(422);
+    expect((await client.get(`/api/devices/info/prefer_graph?date=${date}&tz=Mars/Base`)).statusCode).toBe(
+      422,
+    );
+  });
+
+  it("draws one device's local day with its norm and its events, and hides other organisations' devices", async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const oven = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'UTC' });
+    const template = await buildTemplate(t.db, org.organisationId, {
+      rules: [
+        { kind: 'current_above', key: 'r1', state: 'heating', severity: 'critical', duration_minutes: 0 },
+      ],
+    });
+    await t.db.updateTable('devices').set({ template_id: template.id }).where('id', '=', oven.id).execute();
+    const start = Date.now() - (Date.now() % MINUTE) - 30 * MINUTE;
+    const date = new Date(start).toISOString().slice(0, 10);
+    const base = { temperature: 150, door_open: false };
+    await ingest(oven.credential, [
+      { ts: start, current: 30, state: 'heating', ...base },
+      { ts: start + 10_000, current: 32, state: 'heating', ...base },
+      { ts: start + MINUTE, current: 50, state: 'heating', ...base },
+    ]);
+    await t.app.gateway.rules.idle();
+
+    const res = await client.get(
+      `/api/devices/reports/dashboard?date=${date}&device=${oven.id}&report=current`,
+    );
+    expect(res.statusCode).toBe(200);
+    const report = res.json<{ data: DashboardReport }>().data;
+    expect(report).toMatchObject({ device_id: oven.id, date, time_zone: 'UTC', report: 'current' });
+    expect(report.t).toEqual([start, start + MINUTE]);
+    expect(report.mean).toEqual([31, 50]);
+    expect(report.min).toEqual([30, 50]);
+    expect(report.max).toEqual([32, 50]);
+    expect(report.norms?.heating).toEqual({ min: 20, max: 45 });
+    expect(report.events.map((e) => [e.kind, e.started_at])).toEqual([
+      ['current_above', new Date(start + MINUTE).toISOString()],
+    ]);
+
+    const temperature = (
+      await client.get(`/api/devices/reports/dashboard?date=${date}&device=${oven.id}&report=temperature`)
+    ).json<{
+      data: DashboardReport;
+    }>().data;
+    expect(temperature.mean).toEqual([150, 150]);
+    expect(temperature.norms).toBeNull();
+
+    const theirs = await buildOrganisation(t.db);
+    const other = await signedIn(theirs);
+    expect(
+      (await other.get(`/api/devices/reports/dashboard?date=${date}&device=${oven.id}`)).statusCode,
+    ).toBe(404);
+  });
+});
