@@ -1,6 +1,6 @@
 import { DEFAULT_WORK_TIME, type WorkTime } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { nowIso } from '../../lib/time.js';
 
 /**
@@ -178,6 +178,104 @@ export async function seedFleet(
       };
     });
     await insertChunked(trx, 'devices', deviceRows);
+
+    // A current template per type, watching nine in ten of its smart devices (the tenth shows up
+    // as "without norm" on the dashboard).
+    for (const type of types) {
+      const template = DEMO_TEMPLATES[type.slug];
+      if (!template) continue;
+      const row = await trx
+        .insertInto('device_event_templates')
+        .values({
+          organisation_id: organisationId,
+          name: template.name,
+          description: null,
+          device_type_id: type.id,
+          device_id: null,
+          norms: JSON.stringify(template.norms),
+          rules: JSON.stringify(template.rules),
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('devices')
+        .set({ template_id: row.id })
+        .where('organisation_id', '=', organisationId)
+        .where('type_id', '=', type.id)
+        .where('controller_id', 'is not', null)
+        .where(sql<number>`id % 10`, '<>', 0)
+        .execute();
+    }
     return { addresses: addressIds.length, rooms: roomIds.length, devices: deviceRows.length };
   });
 }
+
+const band = (min: number, max: number) => ({ min, max });
+const FAULT_RULES = [
+  { key: 'fault', kind: 'error_code', codes: [], severity: 'critical', duration_minutes: 0 },
+  { key: 'silent', kind: 'no_data', severity: 'warning', duration_minutes: 60 },
+];
+const HEATING_RULES = [
+  ...FAULT_RULES,
+  { key: 'overload', kind: 'current_above', state: 'heating', severity: 'critical', duration_minutes: 5 },
+  { key: 'door', kind: 'door_open_while_heating', severity: 'warning', duration_minutes: 10 },
+];
+
+/** The demo's current templates: generous bands around what the simulator's models draw. */
+const DEMO_TEMPLATES: Record<string, { name: string; norms: object; rules: object[] } | undefined> = {
+  combi_oven: {
+    name: 'Пароконвектомат — норма',
+    norms: { idle: band(0, 4), heating: band(8, 60), cooking: band(0, 60), washing: band(1, 40) },
+    rules: [
+      ...HEATING_RULES,
+      {
+        key: 'long_wash',
+        kind: 'state_too_long',
+        state: 'washing',
+        severity: 'warning',
+        duration_minutes: 240,
+      },
+    ],
+  },
+  convection_oven: {
+    name: 'Конвекционная печь — норма',
+    norms: { idle: band(0, 3), heating: band(5, 40), cooking: band(0, 40), washing: null },
+    rules: HEATING_RULES,
+  },
+  fryer: {
+    name: 'Фритюрница — норма',
+    norms: { idle: band(0, 3), heating: band(5, 35), cooking: band(0, 35), washing: null },
+    rules: HEATING_RULES,
+  },
+  dishwasher: {
+    name: 'Посудомоечная машина — норма',
+    norms: { idle: band(0, 4), heating: band(2, 45), cooking: null, washing: band(1, 45) },
+    rules: [
+      ...FAULT_RULES,
+      {
+        key: 'long_wash',
+        kind: 'state_too_long',
+        state: 'washing',
+        severity: 'warning',
+        duration_minutes: 180,
+      },
+    ],
+  },
+  refrigerator: {
+    name: 'Холодильный шкаф — норма',
+    norms: { idle: band(0, 8), heating: null, cooking: null, washing: null },
+    rules: FAULT_RULES,
+  },
+  freezer: {
+    name: 'Морозильный шкаф — норма',
+    norms: { idle: band(0, 8), heating: null, cooking: null, washing: null },
+    rules: FAULT_RULES,
+  },
+  blast_chiller: {
+    name: 'Шкаф шоковой заморозки — норма',
+    norms: { idle: band(0, 15), heating: null, cooking: null, washing: null },
+    rules: FAULT_RULES,
+  },
+};
