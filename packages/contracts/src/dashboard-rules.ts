@@ -58,6 +58,29 @@ export function shiftStartUtc(shiftStart: string, timeZone: string, now: number)
 }
 
 /**
+ * Today's local date and shift moments per zone at one `now`: a fleet has few zones and few shift
+ * times, and reading a zone's calendar (Intl) costs far more than the rules themselves.
+ */
+export class ZoneDay {
+  private readonly dates = new Map<string, string>();
+  private readonly shifts = new Map<string, number>();
+  constructor(readonly now: number) {}
+
+  today(timeZone: string): string {
+    let date = this.dates.get(timeZone);
+    if (date === undefined) this.dates.set(timeZone, (date = localDateTime(this.now, timeZone).date));
+    return date;
+  }
+
+  shiftStart(shiftStart: string, timeZone: string): number {
+    const key = `${timeZone} ${shiftStart}`;
+    let moment = this.shifts.get(key);
+    if (moment === undefined) this.shifts.set(key, (moment = shiftStartUtc(shiftStart, timeZone, this.now)));
+    return moment;
+  }
+}
+
+/**
  * Slow to start work: a smart device with a shift start whose shift has begun (its UTC moment is
  * past the current UTC time by more than the 0-minute threshold) and that has no work start today
  * (local date at the address), or a work start later than its shift start.
@@ -65,11 +88,12 @@ export function shiftStartUtc(shiftStart: string, timeZone: string, now: number)
 export function isWorkStartedSlow(
   device: Pick<DashboardRuleDevice, 'is_smart' | 'shift_start' | 'time_zone' | 'work_start'>,
   now: number,
+  zones: ZoneDay = new ZoneDay(now),
 ): boolean {
   if (!device.is_smart || device.shift_start === null) return false;
-  const startsAt = shiftStartUtc(device.shift_start, device.time_zone, now);
+  const startsAt = zones.shiftStart(device.shift_start, device.time_zone);
   if (now <= startsAt + WORK_START_THRESHOLD_MINUTES * MINUTE_MS) return false;
-  const today = localDateTime(now, device.time_zone).date;
+  const today = zones.today(device.time_zone);
   const { date, start } = device.work_start;
   if (date !== today || start === null) return true;
   return start > device.shift_start;
@@ -125,7 +149,12 @@ export type DashboardCounter = (typeof DASHBOARD_COUNTERS)[number];
 export type DashboardCounters = Record<DashboardCounter, number>;
 
 /** Whether a device counts in a counter (the device list's `problem` filter uses the same test). */
-export function countsIn(counter: DashboardCounter, device: DashboardRuleDevice, now: number): boolean {
+export function countsIn(
+  counter: DashboardCounter,
+  device: DashboardRuleDevice,
+  now: number,
+  zones: ZoneDay = new ZoneDay(now),
+): boolean {
   switch (counter) {
     case 'online':
       return isOnline(device, now);
@@ -134,7 +163,7 @@ export function countsIn(counter: DashboardCounter, device: DashboardRuleDevice,
     case 'washOutdated':
       return isWashOutdated(device, now);
     case 'workStartedSlow':
-      return isWorkStartedSlow(device, now);
+      return isWorkStartedSlow(device, now, zones);
     case 'issueReports':
       return hasIssue(device);
     case 'devicesWithoutTmplNorma':
@@ -151,11 +180,12 @@ export function dashboardCounters(devices: readonly DashboardRuleDevice[], now: 
     issueReports: 0,
     devicesWithoutTmplNorma: 0,
   };
+  const zones = new ZoneDay(now);
   for (const device of devices) {
     if (isOffline(device, now)) counters.offline += 1;
     else counters.online += 1;
     if (isWashOutdated(device, now)) counters.washOutdated += 1;
-    if (isWorkStartedSlow(device, now)) counters.workStartedSlow += 1;
+    if (isWorkStartedSlow(device, now, zones)) counters.workStartedSlow += 1;
     if (hasIssue(device)) counters.issueReports += 1;
     if (isWithoutNorm(device)) counters.devicesWithoutTmplNorma += 1;
   }

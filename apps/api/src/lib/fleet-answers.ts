@@ -42,14 +42,15 @@ export class FleetAnswers {
    * Sends the kept answer for this request, or builds it with `build`, serialises it with the
    * route's schema and keeps it. `freshForMs`: the answer also holds what changes without the
    * fleet version moving (the gateway's `last_online` and `work_start` of devices), so it is kept
-   * for that long at most: one answer per window of that length.
+   * for that long at most: one answer per window of that length. `variant`: what else the answer
+   * was built from, read by the caller (a version of other tables); another variant is another answer.
    */
   async send(
     request: FastifyRequest,
     reply: FastifyReply,
     user: CurrentUser,
     build: () => Promise<unknown>,
-    options: { freshForMs?: number } = {},
+    options: { freshForMs?: number; variant?: string } = {},
   ): Promise<FastifyReply> {
     const { organisationId, fleetVersion } = user;
     const known = this.versions.get(organisationId);
@@ -60,7 +61,7 @@ export class FleetAnswers {
     this.versions.set(organisationId, fleetVersion);
 
     const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
-    const address = `${request.protocol}://${request.host}${request.url}`;
+    const address = `${request.protocol}://${request.host}${request.url}${options.variant ? `\u0000${options.variant}` : ''}`;
     const key = `${organisationId}\u0000${fleetVersion}\u0000${window}\u0000${address}`;
     let entry = this.entries.get(key);
     if (entry) {

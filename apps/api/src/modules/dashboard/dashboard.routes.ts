@@ -10,7 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
+import { eventsVersion } from './dashboard.repository.js';
 import { dashboardReport, deviceStat, preferGraph } from './dashboard.service.js';
+
+/**
+ * A stat answer is kept while the fleet (devices, rooms, addresses) and the device events have not
+ * changed, and for this long at most (what the gateway writes meanwhile: last online, washes).
+ * The console lays the live updates over it and recomputes the counters (docs/dashboard.md).
+ */
+export const STAT_FRESH_MS = 5_000;
 
 /**
  * SPEC §7: `/devices/stat`, `/devices/reports/dashboard`, `/devices/info/prefer_graph` — the
@@ -24,9 +32,16 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
   app.get('/api/devices/stat', {
     config: { access: DEVICE_VIEWING_MODULES },
     schema: { tags, summary: 'The devices with the dashboard counters', response: { 200: statEnvelope } },
-    handler: async (request) => ({
-      data: await deviceStat(app.db, currentUser(request).organisationId, undefined),
-    }),
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      return app.fleetAnswers.send(
+        request,
+        reply,
+        user,
+        () => deviceStat(app.db, user.organisationId, undefined).then((data) => ({ data })),
+        { freshForMs: STAT_FRESH_MS, variant: await eventsVersion(app.db, user.organisationId) },
+      );
+    },
   });
 
   app.get('/api/devices/stat/:type', {
@@ -37,9 +52,16 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
       params: z.object({ type: z.string().min(1).max(64) }),
       response: { 200: statEnvelope },
     },
-    handler: async (request) => ({
-      data: await deviceStat(app.db, currentUser(request).organisationId, request.params.type),
-    }),
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      return app.fleetAnswers.send(
+        request,
+        reply,
+        user,
+        () => deviceStat(app.db, user.organisationId, request.params.type).then((data) => ({ data })),
+        { freshForMs: STAT_FRESH_MS, variant: await eventsVersion(app.db, user.organisationId) },
+      );
+    },
   });
 
   app.get('/api/devices/info/prefer_graph', {
