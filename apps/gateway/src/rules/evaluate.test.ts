@@ -174,6 +174,22 @@ describe('no_data', () => {
   });
 });
 
+describe('transitions', () => {
+  it('lists an open and its close in the order they happened when both fall in one batch', () => {
+    const t = template({ kind: 'error_code', codes: [], severity: 'critical', duration_minutes: 0 });
+    const result = evaluate(t, true, {}, new Set(), [
+      sample(0, 'fault', 0.3, { errorCode: 'HA' }),
+      sample(1, 'idle', 2),
+      sample(2, 'fault', 0.3, { errorCode: 'HA' }),
+    ]);
+    expect(result.transitions.map((change) => change.type)).toEqual(['open', 'close', 'open']);
+    expect(result.transitions[1]).toEqual({
+      type: 'close',
+      end: { conditionKey: KEY, endedTs: T0 + MINUTE },
+    });
+  });
+});
+
 describe('template changes', () => {
   it('closes open events of rules the template no longer has', () => {
     const t = template({ kind: 'current_above', state: 'heating', severity: 'warning', duration_minutes: 0 });

@@ -43,10 +43,17 @@ export interface Closed {
   endedTs: number;
 }
 
+export type Transition = { type: 'open'; event: Opened } | { type: 'close'; end: Closed };
+
 export interface Evaluation {
   conditions: Conditions;
   opened: Opened[];
   closed: Closed[];
+  /**
+   * Both, in the order they happened: a condition may open and close (and open again) within one
+   * batch, and its close must be written after its open.
+   */
+  transitions: Transition[];
 }
 
 const MINUTE_MS = 60_000;
@@ -130,11 +137,16 @@ export function evaluate(
   const stillOpen = new Set(open);
   const opened: Opened[] = [];
   const closed: Closed[] = [];
+  const transitions: Transition[] = [];
+  const close = (end: Closed) => {
+    closed.push(end);
+    transitions.push({ type: 'close', end });
+  };
   const first = samples[0];
   if (first) {
     for (const key of open) {
       if (known.has(key)) continue;
-      closed.push({ conditionKey: key, endedTs: first.ts });
+      close({ conditionKey: key, endedTs: first.ts });
       stillOpen.delete(key);
     }
   }
@@ -146,7 +158,7 @@ export function evaluate(
       const result = test(rule, sample, state, template.norms);
       if (!result.holds) {
         delete conditions[key];
-        if (stillOpen.delete(key)) closed.push({ conditionKey: key, endedTs: sample.ts });
+        if (stillOpen.delete(key)) close({ conditionKey: key, endedTs: sample.ts });
         return;
       }
       const since = (conditions[key] ??= sample.ts);
@@ -154,10 +166,12 @@ export function evaluate(
       stillOpen.add(key);
       const value =
         rule.kind === 'state_too_long' ? Math.round((sample.ts - since) / MINUTE_MS) : result.value;
-      opened.push({ conditionKey: key, rule, startedTs: since, value, details: result.details });
+      const event: Opened = { conditionKey: key, rule, startedTs: since, value, details: result.details };
+      opened.push(event);
+      transitions.push({ type: 'open', event });
     });
   }
-  return { conditions, opened, closed };
+  return { conditions, opened, closed, transitions };
 }
 
 /**

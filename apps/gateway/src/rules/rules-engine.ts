@@ -139,12 +139,11 @@ export class RulesEngine {
             open.get(device.id) ?? new Set(),
             samples,
           );
-          for (const end of result.closed) {
-            await closeRuleEvent(trx, device.id, end.conditionKey, end.endedTs, nowIso);
-            closed += 1;
-          }
-          for (const event of result.opened) {
-            if (await this.open(trx, device, event, nowIso)) opened += 1;
+          for (const change of result.transitions) {
+            if (change.type === 'close') {
+              await closeRuleEvent(trx, device.id, change.end.conditionKey, change.end.endedTs, nowIso);
+              closed += 1;
+            } else if (await this.open(trx, device, change.event, nowIso)) opened += 1;
           }
           await saveRuleState(trx, device.id, template.id, result.conditions, now);
         }

@@ -6,6 +6,7 @@ import type {
   TelemetrySampleInput,
 } from '@kontrol/contracts';
 import { RulesEngine } from '@kontrol/gateway';
+import { deviceSamples } from '@kontrol/simulator';
 import { describe, expect, it } from 'vitest';
 import { buildDevice, buildOrganisation, buildSmartDevice, buildUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
@@ -391,6 +392,55 @@ describe('rules on arriving samples', () => {
     expect(after.template_id).toBeNull();
     // Its closed events stay in the history, no longer naming the template.
     expect((await deviceEvents(device.id)).map((e) => e.template_id)).toEqual([null, null]);
+  });
+});
+
+describe('a simulated device', () => {
+  it('raises one event per fault the simulator plays, each closed when the fault clears', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const fridge = await buildSmartDevice(t.db, org.organisationId, { typeSlug: 'refrigerator' });
+    await client.post('/api/devices/events/templates/add', {
+      name: 'Fridge',
+      device_type_id: await typeId('refrigerator'),
+      norms: { idle: { min: 0, max: 8 } },
+      rules: [{ kind: 'error_code', severity: 'critical' }],
+      device_ids: [fridge.id],
+    });
+    // A fault every day, no offline spells; two days of samples, a minute apart, sent as the device would.
+    const now = Date.now();
+    const samples = [
+      ...deviceSamples(
+        { type: 'refrigerator', controllerId: fridge.controllerId, failureRate: 1, offlineRate: 0, seed: 7 },
+        now - 2 * 24 * 60 * MINUTE,
+        now - MINUTE,
+      ),
+    ];
+    for (let start = 0; start < samples.length; start += 500)
+      await ingest(fridge.credential, samples.slice(start, start + 500));
+
+    // The fault episodes as the samples show them: runs of samples with an error code.
+    const episodes: { start: number; end: number | null }[] = [];
+    samples.forEach((s, index) => {
+      const faulty = s.error_code !== undefined && s.error_code !== null;
+      const before = samples[index - 1];
+      const wasFaulty = before !== undefined && before.error_code !== undefined && before.error_code !== null;
+      if (faulty && !wasFaulty) episodes.push({ start: s.ts, end: null });
+      if (!faulty && wasFaulty) (episodes.at(-1) as { end: number | null }).end = s.ts;
+    });
+    expect(episodes.length).toBeGreaterThanOrEqual(1);
+    const events = await deviceEvents(fridge.id);
+    expect(
+      events.map((e) => ({
+        start: Number(e.started_ts),
+        end: e.ended_ts === null ? null : Number(e.ended_ts),
+      })),
+    ).toEqual(episodes);
+    expect(events.every((e) => e.kind === 'error_code' && e.severity === 'critical')).toBe(true);
+    const notifications = (await client.get('/api/notifications?page=1&per_page=100')).json<{
+      data: Notification[];
+    }>().data;
+    expect(notifications.filter((n) => n.device_id === fridge.id)).toHaveLength(episodes.length);
   });
 });
 
