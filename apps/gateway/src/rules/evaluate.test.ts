@@ -34,7 +34,10 @@ function sample(
   };
 }
 
-function template(rule: Omit<EventRule, 'key'>): RuleTemplate {
+/** A rule of any kind without its key (Omit over each member of the union). */
+type KeylessRule = EventRule extends infer R ? (R extends EventRule ? Omit<R, 'key'> : never) : never;
+
+function template(rule: KeylessRule): RuleTemplate {
   return { id: 9, norms, rules: [{ ...rule, key: 'r1' } as EventRule] };
 }
 const KEY = '9:r1';

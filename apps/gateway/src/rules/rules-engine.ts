@@ -30,6 +30,12 @@ export interface RulesEngineOptions {
 
 /** Most samples waiting for the rules; beyond it the oldest waiting device's are dropped (and logged). */
 const MAX_WAITING_SAMPLES = 500_000;
+/**
+ * Devices found without a template are not looked up again for this long: most of a fleet may
+ * have none, and ingest should not pay a query per batch for them. A device given a template is
+ * watched from its samples after at most this long.
+ */
+export const NO_TEMPLATE_RECHECK_MS = 10_000;
 
 /**
  * Runs the current templates' rules on committed samples (docs/events.md). The ingest pipeline
@@ -50,6 +56,9 @@ export class RulesEngine {
   private closed = false;
   private readonly now: () => number;
   private readonly postgres: boolean;
+  /** Devices seen without a template since `untemplatedSince`. */
+  private untemplated = new Set<number>();
+  private untemplatedSince = 0;
 
   constructor(private readonly options: RulesEngineOptions) {
     this.now = options.now ?? Date.now;
@@ -119,7 +128,7 @@ export class RulesEngine {
 
   private async pass(batch: Map<number, StoredSample[]>): Promise<void> {
     try {
-      const devices = await templatedDevices(this.options.db, [...batch.keys()]);
+      const devices = await this.withTemplates([...batch.keys()]);
       if (devices.length === 0) return;
       let opened = 0;
       let closed = 0;
@@ -152,6 +161,21 @@ export class RulesEngine {
     } catch (error) {
       this.failed(error);
     }
+  }
+
+  /** The devices among `ids` that have a template (those known to have none are skipped). */
+  private async withTemplates(ids: readonly number[]): Promise<TemplatedDevice[]> {
+    const now = this.now();
+    if (now - this.untemplatedSince >= NO_TEMPLATE_RECHECK_MS) {
+      this.untemplated = new Set();
+      this.untemplatedSince = now;
+    }
+    const unknown = ids.filter((id) => !this.untemplated.has(id));
+    if (unknown.length === 0) return [];
+    const devices = await templatedDevices(this.options.db, unknown);
+    const found = new Set(devices.map((device) => device.id));
+    for (const id of unknown) if (!found.has(id)) this.untemplated.add(id);
+    return devices;
   }
 
   /**
