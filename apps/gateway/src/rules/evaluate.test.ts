@@ -38,7 +38,7 @@ function sample(
 type KeylessRule = EventRule extends infer R ? (R extends EventRule ? Omit<R, 'key'> : never) : never;
 
 function template(rule: KeylessRule): RuleTemplate {
-  return { id: 9, norms, rules: [{ ...rule, key: 'r1' } as EventRule] };
+  return { id: 9, norms, rules: [{ ...rule, key: 'r1' }] };
 }
 const KEY = '9:r1';
 
