@@ -159,6 +159,41 @@ export const router = createBrowserRouter([
               },
             ],
           },
+          {
+            path: 'device_event_templates',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Current templates' } satisfies RouteHandle,
+                lazy: page(() => import('./routes/device-event-templates-page'), 'DeviceEventTemplatesPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Add template' } satisfies RouteHandle,
+                lazy: page(
+                  () => import('../features/event-templates/routes/template-add-page'),
+                  'TemplateAddPage',
+                ),
+              },
+              // The events list is a tab of the templates list.
+              { path: 'events', loader: () => redirect(paths.account.deviceEventTemplates.events()) },
+              {
+                path: 'events/add',
+                handle: { title: 'Add event' } satisfies RouteHandle,
+                lazy: page(() => import('../features/events/routes/event-add-page'), 'EventAddPage'),
+              },
+              {
+                path: 'events/:id',
+                handle: { title: 'Device event' } satisfies RouteHandle,
+                lazy: page(() => import('../features/events/routes/event-page'), 'EventPage'),
+              },
+              {
+                path: ':id',
+                handle: { title: 'Current template' } satisfies RouteHandle,
+                lazy: page(() => import('../features/event-templates/routes/template-page'), 'TemplatePage'),
+              },
+            ],
+          },
           { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, Component: NotFoundPage },
         ],
       },

@@ -23,6 +23,19 @@ export interface TelemetryChartSeries {
   dash?: readonly number[];
 }
 
+/**
+ * A moment or span marked across the plot (a device event): a vertical line at its start and, up to
+ * its end, a faint shade. Say what the markers are in text beside the chart: they are drawn only.
+ */
+export interface TelemetryChartMarker {
+  /** Epoch milliseconds. */
+  start: number;
+  /** Its end; null while it lasts (shaded to the chart's end), undefined for a moment. */
+  finish?: number | null;
+  /** A `#rrggbb` colour keeping 3:1 contrast against the page, like {@link seriesStyle}'s. */
+  color: string;
+}
+
 /** A span of time in epoch milliseconds. */
 export interface TelemetryChartRange {
   start: number;
@@ -45,6 +58,8 @@ export interface TelemetryChartProps {
   digits?: number;
   /** Called with the zoomed span after a drag across the chart, and with `null` when it is reset. */
   onZoom?: (range: TelemetryChartRange | null) => void;
+  /** Moments and spans marked across the plot (device events). */
+  markers?: readonly TelemetryChartMarker[];
 }
 
 /**
@@ -163,6 +178,35 @@ function translucent(color: string): string {
 }
 
 const DAY_MS = 86_400_000;
+const NO_MARKERS: readonly TelemetryChartMarker[] = [];
+const WHOLE_INCREMENTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
+
+/** Draws the markers over the plot (uPlot's `draw` hook: canvas pixels, clipped to the plot). */
+function drawMarkers(u: uPlot, markers: readonly TelemetryChartMarker[]): void {
+  if (markers.length === 0) return;
+  const { left, top, width, height } = u.bbox;
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
+  for (const marker of markers) {
+    const x0 = u.valToPos(marker.start, 'x', true);
+    if (marker.finish !== undefined) {
+      const x1 = marker.finish === null ? left + width : u.valToPos(marker.finish, 'x', true);
+      ctx.fillStyle = translucent(marker.color);
+      ctx.fillRect(x0, top, Math.max(x1 - x0, 1), height);
+    }
+    ctx.strokeStyle = marker.color;
+    ctx.lineWidth = 2 * uPlot.pxRatio;
+    ctx.setLineDash([4 * uPlot.pxRatio, 3 * uPlot.pxRatio]);
+    ctx.beginPath();
+    ctx.moveTo(x0, top);
+    ctx.lineTo(x0, top + height);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
 
 /** Tick labels of the time axis: times of day within a day, dates beyond. */
 function timeTicks(locale: string) {
@@ -217,6 +261,7 @@ export function TelemetryChart({
   gapMs,
   digits = 1,
   onZoom,
+  markers = NO_MARKERS,
 }: TelemetryChartProps) {
   const { t } = useTranslation();
   const captionId = useId();
@@ -227,6 +272,8 @@ export function TelemetryChart({
   const chartRef = useRef<uPlot | null>(null);
   const onZoomRef = useRef(onZoom);
   onZoomRef.current = onZoom;
+  const markersRef = useRef(markers);
+  markersRef.current = markers;
   const [zoomed, setZoomed] = useState(false);
   const [hidden, setHidden] = useState<ReadonlySet<number>>(() => new Set());
   // A chart built again (new colours, another language) keeps the lines the user hid.
@@ -347,10 +394,13 @@ export function TelemetryChart({
             label: unit,
             labelSize: 20,
             size: 56,
+            // Whole values (counts): whole ticks only, never 0.2 shown rounded as 0.
+            ...(digits === 0 ? { incrs: WHOLE_INCREMENTS } : {}),
             values: (_u, splits) => splits.map((split) => formats.value.format(split)),
           },
         ],
         hooks: {
+          draw: [(u) => drawMarkers(u, markersRef.current)],
           setCursor: [
             (u) => {
               cancelAnimationFrame(frame);
@@ -414,6 +464,11 @@ export function TelemetryChart({
     if (!chart || chart.data === aligned.data) return;
     chart.setData(aligned.data, !zoomedRef.current);
   }, [aligned]);
+
+  // Other markers: drawn again over the same plot.
+  useEffect(() => {
+    chartRef.current?.redraw(false, false);
+  }, [markers]);
 
   // Showing and hiding lines (and their bands) without building the chart again.
   useEffect(() => {

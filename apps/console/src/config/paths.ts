@@ -29,12 +29,31 @@ export const paths = {
       list: '/account/devices',
       add: '/account/devices/add',
       /** A device's page; `tab` opens one of its views (`connection` by default). */
-      detail: (id: number, tab?: 'connection' | 'dashboard' | 'service' | 'settings') =>
+      detail: (id: number, tab?: 'connection' | 'dashboard' | 'problems' | 'service' | 'settings') =>
         tab === undefined ? `/account/devices/${id}` : `/account/devices/${id}?tab=${tab}`,
       /** The groups list: a view of the devices list (docs/places-and-equipment.md). */
       groups: '/account/devices?view=groups',
       groupAdd: '/account/devices/groups/add',
       group: (id: number) => `/account/devices/groups/${id}`,
+    },
+    /** Current templates ("Шаблоны тока") and device events (docs/events.md). */
+    deviceEventTemplates: {
+      list: '/account/device_event_templates',
+      add: '/account/device_event_templates/add',
+      detail: (id: number) => `/account/device_event_templates/${id}`,
+      /** The events tab of the list page, optionally filtered (`?device=`, `?template=`). */
+      events: (filter: { device?: number; template?: number } = {}) => {
+        const query = new URLSearchParams({ tab: 'events' });
+        if (filter.device !== undefined) query.set('device', String(filter.device));
+        if (filter.template !== undefined) query.set('template', String(filter.template));
+        return `/account/device_event_templates?${query.toString()}`;
+      },
+      /** The manual event form; with a device, that device is preselected (`?device=`). */
+      eventAdd: (deviceId?: number) =>
+        deviceId === undefined
+          ? '/account/device_event_templates/events/add'
+          : `/account/device_event_templates/events/add?device=${deviceId}`,
+      event: (id: number) => `/account/device_event_templates/events/${id}`,
     },
     /**
      * The telemetry page (`tab`: `telemetry` by default, or `notifications`); with devices and a

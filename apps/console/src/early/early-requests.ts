@@ -66,4 +66,14 @@ if (held.has(REFERENCE_ROLES.module) && token) {
     }),
   );
 }
+// The dashboard's statistics (every device with what its rules read) when the dashboard itself is
+// asked for without a type filter: the page takes the answer (features/dashboard get-device-stat.ts)
+// instead of asking only once the reference data has loaded.
+if (
+  held.has('dashboard') &&
+  location.pathname === '/account/dashboard' &&
+  !location.search.includes('type=')
+) {
+  started.set('/devices/stat', request('/devices/stat'));
+}
 (window as unknown as Record<string, unknown>)[EARLY_RESPONSES_KEY] = started;

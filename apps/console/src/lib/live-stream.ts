@@ -1,13 +1,16 @@
 import {
   LIVE_EVENTS,
   LIVE_PATH,
+  liveDeviceEventsEventSchema,
   liveDevicesEventSchema,
   liveSamplesEventSchema,
   type LiveDevice,
+  type LiveDeviceEventsEvent,
   type LiveSamplesEvent,
 } from '@kontrol/contracts';
 
 export type LiveSeries = LiveSamplesEvent['data'][number];
+export type LiveDeviceEvent = LiveDeviceEventsEvent['data'][number];
 
 export interface LiveListener {
   /** Devices that reported: their new last online moment, state and readings. */
@@ -15,6 +18,8 @@ export interface LiveListener {
   /** New raw samples of the devices in `samplesOf`. */
   onSamples?: (series: LiveSeries[]) => void;
   samplesOf?: readonly number[];
+  /** Device events that opened, closed or changed (their lists and the dashboard read them again). */
+  onDeviceEvents?: (events: LiveDeviceEvent[]) => void;
 }
 
 /**
@@ -77,6 +82,11 @@ class LiveStream {
         const own = parsed.data.data.filter((series) => wanted.includes(series.device_id));
         if (own.length > 0) listener.onSamples(own);
       }
+    });
+    source.addEventListener(LIVE_EVENTS.deviceEvents, (event) => {
+      const parsed = liveDeviceEventsEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (!parsed.success) return;
+      for (const listener of this.listeners) listener.onDeviceEvents?.(parsed.data.data);
     });
     this.source = source;
   }

@@ -1,4 +1,4 @@
-import type { Address, Device, DeviceType, Room } from '@kontrol/contracts';
+import type { Address, Device, DeviceEvent, DeviceEventTemplate, DeviceType, Room } from '@kontrol/contracts';
 
 /**
  * Entities as the API answers them, for the console's tests: one of each with plain defaults (a
@@ -84,4 +84,43 @@ export function buildDevice(overrides: Partial<Device> = {}): Device {
     ...overrides,
   };
   return { ...device, is_smart: device.controller_id !== null || device.template_id !== null };
+}
+
+/** A current template of the combi oven type: bands for idle and heating, one rule, no devices. */
+export function buildDeviceEventTemplate(overrides: Partial<DeviceEventTemplate> = {}): DeviceEventTemplate {
+  return {
+    id: 1,
+    name: 'Пароконвектомат 10 GN',
+    description: null,
+    device_type_id: 1,
+    device_id: null,
+    norms: { idle: { min: 0.5, max: 2 }, heating: { min: 15, max: 45 }, cooking: null, washing: null },
+    rules: [{ key: 'r1', kind: 'current_above', state: 'heating', severity: 'warning', duration_minutes: 5 }],
+    device_ids: [],
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** An open, unacknowledged warning raised by a template's rule on device 1. */
+export function buildDeviceEvent(overrides: Partial<DeviceEvent> = {}): DeviceEvent {
+  return {
+    id: 1,
+    device_id: 1,
+    template_id: 1,
+    rule_key: 'r1',
+    kind: 'current_above',
+    severity: 'warning',
+    title: 'Ток выше нормы нагрева',
+    description: null,
+    started_at: STAMP,
+    ended_at: null,
+    value: 52.5,
+    acknowledged: null,
+    created_by: null,
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
 }

@@ -99,6 +99,8 @@ export const DEVICE_LIST_PARAMS = {
   room: '',
   smart: '',
   status: '',
+  /** A dashboard counter (`offline`, `washOutdated`…): the devices it counts (docs/dashboard.md). */
+  counter: '',
   sort: 'name',
 } as const;
 export type DeviceListParams = Record<keyof typeof DEVICE_LIST_PARAMS, string>;
@@ -133,11 +135,15 @@ export function sortItems(items: readonly DeviceListItem[], param: string): Devi
   return sortRows(items, SORT_VALUES[id], desc);
 }
 
-/** The devices matching every filter and the search text, in the given order. */
+/**
+ * The devices matching every filter and the search text, in the given order. `counted`: the ids a
+ * dashboard counter counts (the `counter` filter), null for no such filter.
+ */
 export function filterItems(
   items: readonly DeviceListItem[],
-  params: Omit<DeviceListParams, 'sort'>,
+  params: Omit<DeviceListParams, 'sort' | 'counter'>,
   now: number,
+  counted: ReadonlySet<number> | null = null,
 ): readonly DeviceListItem[] {
   const search = normaliseSearch(params.q);
   const type = params.type ? Number(params.type) : null;
@@ -145,11 +151,20 @@ export function filterItems(
   const room = params.room ? Number(params.room) : null;
   const smart = params.smart === 'yes' ? true : params.smart === 'no' ? false : null;
   const online = params.status === 'online' ? true : params.status === 'offline' ? false : null;
-  if (!search && type === null && address === null && room === null && smart === null && online === null) {
+  if (
+    !search &&
+    type === null &&
+    address === null &&
+    room === null &&
+    smart === null &&
+    online === null &&
+    counted === null
+  ) {
     return items;
   }
   return items.filter(
     (item) =>
+      (counted === null || counted.has(item.device.id)) &&
       (type === null || item.device.type_id === type) &&
       (address === null || item.device.address_id === address) &&
       (room === null || item.device.room_id === room) &&

@@ -1,11 +1,225 @@
-import { Text } from '@mantine/core';
+import {
+  DASHBOARD_REPORTS,
+  type Address,
+  type DashboardCounters,
+  type DashboardReport,
+  type DeviceType,
+  type Room,
+} from '@kontrol/contracts';
+import {
+  Button,
+  Grid,
+  Group,
+  Paper,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { lazy, Suspense, useCallback, useDeferredValue, useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormFailure } from '../../../components/form-failure';
+import { isAbortError, toApiFailure } from '../../../lib/api-errors';
+import { loadChunk } from '../../../lib/lazy-route';
+import { useSearchParamsState } from '../../../lib/use-search-params-state';
 import { useCurrentUser } from '../../auth/use-current-user';
+import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useDeviceStat } from '../api/get-device-stat';
+import { useLiveDashboard } from '../api/use-live-dashboard';
+import { ActivityFeed } from '../components/activity-feed';
+import { DashboardCounterCards } from '../components/dashboard-counters';
+import { DevicesTable } from '../components/devices-table';
+import { ProblemsList } from '../components/problems-list';
+import { StatusCircles, type StatusCircle } from '../components/status-circles';
+import { browserTimeZone, browserToday } from '../dashboard-format';
+import { allProblems, countDevices } from '../dashboard-model';
+import { useDashboardRows } from '../use-dashboard-rows';
+import { useServerNow } from '../use-server-now';
+import { useStableValue } from '../use-stable-value';
+
+// The graph brings uPlot: it loads beside the statistics, and nothing else waits for it.
+const DashboardGraph = lazy(async () => ({
+  default: (await loadChunk(() => import('../components/dashboard-graph'))).DashboardGraph,
+}));
+
+/** The page's query string: device type, graph date, the device whose day the graph shows, its metric. */
+const DASHBOARD_PARAMS = { type: '', date: '', device: '', report: 'current' } as const;
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+function parseId(value: string): number | null {
+  return /^\d{1,10}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+const sameCounters = (a: DashboardCounters | undefined, b: DashboardCounters | undefined) =>
+  a !== undefined &&
+  b !== undefined &&
+  (Object.keys(a) as (keyof DashboardCounters)[]).every((key) => a[key] === b[key]);
+
+const sameCircles = (a: readonly StatusCircle[] | undefined, b: readonly StatusCircle[] | undefined) =>
+  a !== undefined &&
+  b !== undefined &&
+  a.length === b.length &&
+  a.every((circle, index) => {
+    const other = b[index];
+    return (
+      other !== undefined &&
+      circle.id === other.id &&
+      circle.status === other.status &&
+      circle.name === other.name
+    );
+  });
 
 /**
- * `/account/dashboard`: the frame of the dashboard. Its counters, graph and lists come with the
- * dashboard issue; until then it says whose dashboard this is and nothing more.
+ * `/account/dashboard` (SPEC §1, §4; docs/dashboard.md): the six counters, each a link to the
+ * devices it counts; the graph of the fleet's day (or one device's day, with its events); status
+ * circles; the device table with a filter; the problems; the activity feed. One statistics
+ * request feeds all but the graph and the feed; live updates patch it in place and the rules are
+ * recomputed here, for the devices that changed only.
  */
 export function DashboardPage() {
+  const { t } = useTranslation();
   const user = useCurrentUser();
-  return <Text c="dimmed">{user.organisation.name}</Text>;
+  const [params, setParams] = useSearchParamsState(DASHBOARD_PARAMS);
+  const type = parseId(params.type);
+  const selectedId = parseId(params.device);
+  const today = browserToday();
+  const date = DATE_PATTERN.test(params.date) ? params.date : today;
+  const report: DashboardReport['report'] = (DASHBOARD_REPORTS as readonly string[]).includes(params.report)
+    ? (params.report as DashboardReport['report'])
+    : 'current';
+
+  const stat = useDeviceStat(type);
+  useLiveDashboard(true);
+  const now = useServerNow(stat.data?.clockOffsetMs ?? 0);
+  const types = useReferenceList<DeviceType>(user, 'deviceTypes');
+  const addresses = useReferenceList<Address>(user, 'addresses');
+  const rooms = useReferenceList<Room>(user, 'rooms');
+
+  const devices = stat.data?.devices;
+  const counters = useStableValue(
+    useMemo(() => devices && countDevices(devices, now), [devices, now]),
+    sameCounters,
+  );
+  const rows = useDashboardRows(devices, now, { types, addresses, rooms });
+  const circles = useStableValue(
+    useMemo(
+      () =>
+        rows?.map((row): StatusCircle => ({ id: row.device.id, name: row.device.name, status: row.status })),
+      [rows],
+    ),
+    sameCircles,
+  );
+  // A circle per device is thousands of elements, and the problems of a big fleet thousands of
+  // rows to sort: both follow once the counters and the table have painted, never holding them up.
+  const deferredCircles = useDeferredValue(circles);
+  const deferredDevices = useDeferredValue(devices);
+  const problems = useMemo(
+    () => deferredDevices && allProblems(deferredDevices, now),
+    [deferredDevices, now],
+  );
+  const byId = useMemo(() => new Map((devices ?? []).map((device) => [device.id, device])), [devices]);
+  const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
+
+  const select = useCallback(
+    (id: number) => setParams({ device: String(id) }, { replace: true }),
+    [setParams],
+  );
+  const typeOptions = useMemo(() => types.map((x) => ({ value: String(x.id), label: x.name })), [types]);
+  const failure = stat.error && !stat.data && !isAbortError(stat.error) ? toApiFailure(stat.error) : null;
+  const graphHeadingId = useId();
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="end">
+        <Select
+          label={t('Device type')}
+          placeholder={t('All types')}
+          data={typeOptions}
+          value={type === null ? null : String(type)}
+          onChange={(value) => setParams({ type: value ?? '', device: '' })}
+          clearable
+          w={{ base: '100%', xs: 260 }}
+        />
+      </Group>
+
+      {failure && (
+        <Stack gap="xs" align="flex-start">
+          <FormFailure failure={failure} fields={[]} />
+          <Button variant="default" onClick={() => void stat.refetch()}>
+            {t('Try again')}
+          </Button>
+        </Stack>
+      )}
+
+      <DashboardCounterCards counters={failure ? undefined : counters} type={type} />
+
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <Paper withBorder p="md" component="section" aria-labelledby={graphHeadingId} h="100%">
+            <Stack gap="sm">
+              <Group justify="space-between" align="end">
+                <Title order={2} size="h4" id={graphHeadingId}>
+                  {selected ? t('Day of {{name}}', { name: selected.name }) : t('Day of all devices')}
+                </Title>
+                <Group gap="sm" align="end">
+                  {selected && (
+                    <>
+                      <SegmentedControl
+                        aria-label={t('Metric')}
+                        value={report}
+                        onChange={(next) => setParams({ report: next }, { replace: true })}
+                        data={[
+                          { value: 'current', label: t('Current') },
+                          { value: 'temperature', label: t('Temperature') },
+                        ]}
+                      />
+                      <Button variant="default" onClick={() => setParams({ device: '' }, { replace: true })}>
+                        {t('Back to all devices')}
+                      </Button>
+                    </>
+                  )}
+                  <TextInput
+                    type="date"
+                    label={t('Date')}
+                    value={date}
+                    max={today}
+                    onChange={(event) => {
+                      const next = event.currentTarget.value;
+                      if (DATE_PATTERN.test(next))
+                        setParams({ date: next === today ? '' : next }, { replace: true });
+                    }}
+                    w={170}
+                  />
+                </Group>
+              </Group>
+              {!selected && selectedId !== null && devices && (
+                <Text size="sm" c="dimmed" role="status">
+                  {t('That device is not among those shown.')}
+                </Text>
+              )}
+              <Suspense fallback={<Skeleton height={320} />}>
+                <DashboardGraph date={date} timeZone={browserTimeZone()} device={selected} report={report} />
+              </Suspense>
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <StatusCircles circles={failure ? [] : deferredCircles} />
+        </Grid.Col>
+        <Grid.Col span={12}>
+          <DevicesTable rows={failure ? [] : rows} selected={selected?.id ?? null} onSelect={select} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <ProblemsList problems={failure ? [] : problems} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <ActivityFeed devices={byId} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
 }

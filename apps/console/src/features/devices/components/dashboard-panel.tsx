@@ -2,16 +2,26 @@ import {
   localDateTime,
   zonedDayStart,
   type Device,
+  type DeviceEvent,
   type TelemetryAnswer,
   type WashReport,
   type WorktimeDay,
 } from '@kontrol/contracts';
-import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Box, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
-import { TelemetryChart, type TelemetryChartSeries } from '../../../components/telemetry-chart';
+import {
+  TelemetryChart,
+  type TelemetryChartMarker,
+  type TelemetryChartSeries,
+} from '../../../components/telemetry-chart';
+import { paths } from '../../../config/paths';
 import { useLiveSamples, withLiveTails } from '../../../lib/use-live-samples';
+import { useLiveDashboard } from '../../dashboard/api/use-live-dashboard';
+import { SEVERITY_COLOURS, SEVERITY_HEX, useDashboardLabels } from '../../dashboard/dashboard-labels';
+import { useDeviceEvents } from '../../events/api/get-device-events';
 import { useDeviceTelemetry, useWashReport, useWorktime } from '../api/get-device-reports';
 import { formatCalendarDate, formatMoment } from '../device-format';
 import { useEquipmentReferences } from '../use-equipment-references';
@@ -67,10 +77,13 @@ function useDuration() {
       : t('{{hours}} h {{minutes}} min', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
 }
 
+/** Most events of one day the charts mark. */
+const DAY_EVENTS = 100;
+
 /**
  * The device's Dashboard view (SPEC §1): today at its address — when work started, how long it
- * has worked, its current and temperature by the minute (growing live while the view is open) —
- * and the last week's worktime and washes.
+ * has worked, its current and temperature by the minute (growing live while the view is open),
+ * the day's events marked on both and listed below — and the last week's worktime and washes.
  */
 export function DashboardPanel({
   device,
@@ -98,6 +111,23 @@ export function DashboardPanel({
   const washes = type?.telemetry.includes('wash') ?? false;
 
   const telemetry = useDeviceTelemetry(device.id, range);
+  // Events that started today at the address; read again when the live stream says events changed.
+  const dayEvents = useDeviceEvents({
+    page: 1,
+    perPage: DAY_EVENTS,
+    filters: { device: device.id, from: range.start },
+  });
+  useLiveDashboard(true);
+  const events = dayEvents.data?.data;
+  const markers = useMemo(
+    () =>
+      (events ?? []).map((event): TelemetryChartMarker => ({
+        start: Date.parse(event.started_at),
+        finish: event.ended_at ? Date.parse(event.ended_at) : null,
+        color: SEVERITY_HEX[event.severity],
+      })),
+    [events],
+  );
   const worktime = useWorktime(device.id, dates);
   const wash = useWashReport(device.id, washRange, washes);
 
@@ -140,6 +170,7 @@ export function DashboardPanel({
             range={chartRange}
             gapMs={5 * MINUTE_MS}
             height={240}
+            markers={markers}
           />
           {reportsTemperature && (
             <TelemetryChart
@@ -149,16 +180,55 @@ export function DashboardPanel({
               range={chartRange}
               gapMs={5 * MINUTE_MS}
               height={240}
+              markers={markers}
             />
           )}
         </SimpleGrid>
       )}
+      {events && events.length > 0 && <DayEvents events={events} />}
 
       <SimpleGrid cols={{ base: 1, md: washes ? 2 : 1 }}>
         <WorktimeTable rows={worktime.data} duration={duration} />
         {washes && <WashTable report={wash.data} />}
       </SimpleGrid>
     </Stack>
+  );
+}
+
+/** Today's events in words: what the marks on the charts are. */
+function DayEvents({ events }: { events: readonly DeviceEvent[] }) {
+  const { t } = useTranslation();
+  const labels = useDashboardLabels();
+  const sorted = [...events].sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at));
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="device-day-events">
+      <Title order={3} size="h5" id="device-day-events" mb="xs">
+        {t('Events today')}
+      </Title>
+      <Box component="ul" m={0} pl={0} style={{ listStyle: 'none' }}>
+        {sorted.map((event) => (
+          <li key={event.id}>
+            <Group gap={6} wrap="nowrap">
+              <Box
+                component="span"
+                aria-hidden="true"
+                w={10}
+                h={10}
+                style={{ borderRadius: '50%', background: SEVERITY_COLOURS[event.severity], flex: 'none' }}
+              />
+              <Text size="sm" component="span">
+                {formatMoment(event.started_at)} – {event.ended_at ? formatMoment(event.ended_at) : t('now')}
+                {', '}
+                {labels.severity[event.severity]}:{' '}
+                <Anchor component={Link} to={paths.account.deviceEventTemplates.event(event.id)} fz="sm">
+                  {event.title}
+                </Anchor>
+              </Text>
+            </Group>
+          </li>
+        ))}
+      </Box>
+    </Paper>
   );
 }
 

@@ -1,7 +1,10 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
 import { queryClient } from '../../../lib/query-client';
+import { server } from '../../../test/server';
+import { buildDashboardDevice, statAnswer } from '../../dashboard/test/fixtures';
 import { buildAddress, buildDevice, buildDeviceType, buildRoom, renderEquipment } from '../test/fixtures';
 
 afterEach(() => queryClient.clear());
@@ -121,6 +124,48 @@ describe('devices list', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('option', { name: 'Арбат, 5' }));
     expect(router.state.location.search).toBe('?address=2');
     await waitFor(() => expect(names()).toEqual(['Фритюрница']));
+  });
+
+  it("filters by a dashboard counter (the dashboard's links), by the statistics of the type shown", async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/devices/stat/:type', ({ params }) => {
+        asked.push(String(params.type));
+        // Of the ovens, only «печь 2» washed too long ago.
+        return HttpResponse.json(
+          statAnswer([
+            buildDashboardDevice({
+              id: 1,
+              name: 'Печь 10',
+              wash_interval_hours: 24,
+              last_wash_at: minutesAgo(60),
+            }),
+            buildDashboardDevice({
+              id: 2,
+              name: 'печь 2',
+              wash_interval_hours: 24,
+              last_wash_at: minutesAgo(25 * 60),
+            }),
+          ]),
+        );
+      }),
+    );
+    const { router } = await renderEquipment('/account/devices?counter=washOutdated&type=1', references);
+    await waitFor(() => expect(names()).toEqual(['печь 2']));
+    expect(asked).toEqual(['1']);
+    expect(screen.getByText('Счётчик: Мойка просрочена')).toBeInTheDocument();
+    expect(screen.getByText('Показано 1 из 3')).toBeInTheDocument();
+
+    // The other filters still apply on top of it.
+    await userEvent.click(screen.getByRole('combobox', { name: 'Тип' }));
+    await userEvent.click(screen.getByRole('option', { name: 'Фритюрница' }));
+    await waitFor(() => expect(screen.getByText('Записей не найдено')).toBeInTheDocument());
+
+    await act(() => router.navigate('/account/devices?counter=washOutdated&type=1'));
+    await waitFor(() => expect(names()).toEqual(['печь 2']));
+    await userEvent.click(screen.getByRole('button', { name: 'Убрать фильтр «Мойка просрочена»' }));
+    await waitFor(() => expect(names()).toEqual(['печь 2', 'Печь 10']));
+    expect(router.state.location.search).toBe('?type=1');
   });
 
   it('says "No records found" when nothing matches', async () => {

@@ -1,10 +1,13 @@
 import type { Address, DeviceType, Room } from '@kontrol/contracts';
-import { Anchor, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Pill, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { FormFailure } from '../../../components/form-failure';
+import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
+import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { formatCalendarDate, formatMoment } from '../device-format';
 import {
@@ -19,6 +22,9 @@ import {
   type DeviceListParams,
 } from '../device-list';
 import { useEquipmentReferences } from '../use-equipment-references';
+import { useCounterDevices } from '../../dashboard/api/use-counter-devices';
+import { useDashboardLabels } from '../../dashboard/dashboard-labels';
+import { isDashboardCounter } from '../../dashboard/dashboard-model';
 import { DeviceStatus } from './device-status';
 import { useNow } from './use-now';
 
@@ -44,10 +50,18 @@ export function DevicesList() {
   // The table follows the box at once, but never holds typing up: React renders it when it can.
   const deferredSearch = useDeferredValue(searchText);
   const { type, address, room, smart, status } = params;
+  // A dashboard counter's link (`?counter=offline`): the devices it counts, by the dashboard's rules.
+  const counter = isDashboardCounter(params.counter) ? params.counter : null;
+  const counted = useCounterDevices(counter, type && /^\d+$/.test(type) ? Number(type) : null);
+  const counterLabels = useDashboardLabels().counter;
   const shown = useMemo(
-    () => filterItems(sorted, { q: deferredSearch, type, address, room, smart, status }, now),
-    [sorted, deferredSearch, type, address, room, smart, status, now],
+    () => filterItems(sorted, { q: deferredSearch, type, address, room, smart, status }, now, counted.ids),
+    [sorted, deferredSearch, type, address, room, smart, status, now, counted.ids],
   );
+  const countedFailure =
+    counter !== null && counted.error && !counted.ids && !isAbortError(counted.error)
+      ? toApiFailure(counted.error)
+      : null;
   const columns = useMemo(() => deviceColumns(t, now), [t, now]);
   const sort = useMemo(() => parseSort(params.sort), [params.sort]);
   const onSortChange = useCallback(
@@ -87,6 +101,25 @@ export function DevicesList() {
         rooms={rooms}
         setParams={setParams}
       />
+      {counter !== null && (
+        <Group gap="xs">
+          <Pill
+            size="md"
+            withRemoveButton
+            onRemove={() => setParams({ counter: '' })}
+            // Mantine hides a pill's remove button (inside an input, Backspace removes); here it is
+            // the only way to remove the filter, so it is a button like any other.
+            removeButtonProps={{
+              'aria-label': t('Remove the filter «{{name}}»', { name: counterLabels[counter] }),
+              'aria-hidden': false,
+              tabIndex: 0,
+            }}
+          >
+            {t('Counter: {{name}}', { name: counterLabels[counter] })}
+          </Pill>
+        </Group>
+      )}
+      <FormFailure failure={countedFailure} fields={[]} />
       <Group justify="space-between">
         <Text size="sm" c="dimmed" role="status" aria-live="polite">
           {t('{{shown}} of {{total}} devices', { shown: shown.length, total: items.length })}
@@ -97,22 +130,27 @@ export function DevicesList() {
             size="compact-sm"
             onClick={() => {
               setSearchText('');
-              setParams({ q: '', type: '', address: '', room: '', smart: '', status: '' });
+              setParams({ q: '', type: '', address: '', room: '', smart: '', status: '', counter: '' });
             }}
           >
             {t('Reset filters')}
           </Button>
         )}
       </Group>
-      <DataTable
-        data={shown}
-        columns={columns}
-        getRowId={(item) => String(item.device.id)}
-        label={t('Devices')}
-        sort={sort}
-        onSortChange={onSortChange}
-        manualSorting
-      />
+      {counter !== null && !counted.ids ? (
+        // The counter's devices are not known yet (or could not be: the failure shows above).
+        !countedFailure && <PageLoader inline />
+      ) : (
+        <DataTable
+          data={shown}
+          columns={columns}
+          getRowId={(item) => String(item.device.id)}
+          label={t('Devices')}
+          sort={sort}
+          onSortChange={onSortChange}
+          manualSorting
+        />
+      )}
     </Stack>
   );
 }

@@ -6,7 +6,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { installCanvas } from '../../../test/canvas';
 import { server } from '../../../test/server';
-import { buildDevice, renderEquipment } from '../test/fixtures';
+import { buildDashboardDevice, minutesAgo, pageOf, statAnswer } from '../../dashboard/test/fixtures';
+import { buildDevice, buildDeviceEvent, renderEquipment } from '../test/fixtures';
 
 beforeAll(installCanvas);
 afterEach(() => queryClient.clear());
@@ -79,10 +80,31 @@ describe('the device page', { timeout: 30_000 }, () => {
     expect(listReloads).toBe(1);
   });
 
-  it("shows today's work, current, worktime and washes in the overview", async () => {
+  it("shows today's work, current, worktime, washes and events in the overview", async () => {
     const asked: URL[] = [];
+    const askedEvents: URL[] = [];
     server.use(
       http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.get('/api/devices/events', ({ request }) => {
+        const url = new URL(request.url);
+        askedEvents.push(url);
+        const filters = JSON.parse(url.searchParams.get('filters') ?? '{}') as {
+          started_at?: { value: string };
+        };
+        const from = Date.parse(filters.started_at?.value ?? '');
+        return HttpResponse.json(
+          pageOf([
+            buildDeviceEvent({
+              id: 77,
+              device_id: 5,
+              title: 'Дверь открыта при нагреве',
+              severity: 'critical',
+              started_at: new Date(from + 7 * HOUR).toISOString(),
+              ended_at: null,
+            }),
+          ]),
+        );
+      }),
       http.get('/api/telemetry/', ({ request }) => {
         const url = new URL(request.url);
         asked.push(url);
@@ -163,6 +185,100 @@ describe('the device page', { timeout: 30_000 }, () => {
     expect(within(washes).getByText('Прервана')).toBeInTheDocument();
     expect(within(washes).getByText('40')).toBeInTheDocument();
     expect(screen.getByText('Мойка просрочена')).toBeInTheDocument();
+
+    // The day's events, marked on the charts and listed in words: those of this device since the
+    // start of its day.
+    const events = await screen.findByRole('region', { name: 'События сегодня' });
+    expect(within(events).getByRole('link', { name: 'Дверь открыта при нагреве' })).toHaveAttribute(
+      'href',
+      '/account/device_event_templates/events/77',
+    );
+    expect(events).toHaveTextContent('Авария');
+    const filters = JSON.parse(askedEvents[0]?.searchParams.get('filters') ?? '{}') as Record<
+      string,
+      { operator: string; value: unknown }
+    >;
+    expect(filters.device_id).toEqual({ operator: '=', value: 5 });
+    expect(filters.started_at).toEqual({ operator: '>=', value: new Date(start).toISOString() });
+  });
+
+  it('lists what the dashboard rules say of the device and its open and latest events in the problems view', async () => {
+    const askedStat: string[] = [];
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.get('/api/devices/stat/:type', ({ params }) => {
+        askedStat.push(String(params.type));
+        return HttpResponse.json(
+          statAnswer([
+            buildDashboardDevice({ id: 4, name: 'Другая печь' }),
+            buildDashboardDevice({
+              id: 5,
+              name: 'Печь 1',
+              template_id: null,
+              // Offline, its shift started at midnight UTC without work, never washed.
+              last_online: { last_utc: minutesAgo(1441) },
+              shift_start: '00:00',
+              time_zone: 'UTC',
+              wash_interval_hours: 24,
+              last_wash_at: null,
+              open_events: 1,
+              open_severity: 'critical',
+              problem_since: minutesAgo(90),
+            }),
+          ]),
+        );
+      }),
+      http.get('/api/devices/events', () =>
+        HttpResponse.json(
+          pageOf([
+            buildDeviceEvent({
+              id: 81,
+              device_id: 5,
+              title: 'Нет данных',
+              severity: 'warning',
+              started_at: minutesAgo(600),
+              ended_at: minutesAgo(500),
+              acknowledged: { by: { id: 1, name: 'Анна Повар' }, at: minutesAgo(550), comment: null },
+            }),
+            buildDeviceEvent({
+              id: 82,
+              device_id: 5,
+              title: 'Ток выше нормы нагрева',
+              severity: 'critical',
+              started_at: minutesAgo(90),
+              ended_at: null,
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderEquipment('/account/devices/5?tab=problems', { devices: [oven] });
+    expect(await screen.findByRole('tab', { name: 'Проблемы', selected: true })).toBeInTheDocument();
+
+    const now = await screen.findByRole('region', { name: 'Проблемы сейчас' });
+    await waitFor(() => expect(within(now).getAllByRole('listitem')).toHaveLength(4));
+    const items = within(now)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items[0]).toMatch(/^Не в сети \(с .+\) — Последний раз в сети .+\.$/);
+    expect(items[1]).toMatch(/^Поздний старт \(с .+\) — Смена начинается в 00:00; работа ещё не начата\.$/);
+    expect(items[2]).toBe('Мойка просрочена — Ни разу не завершило мойку.');
+    expect(items[3]).toBe('Без нормы тока — У него нет шаблона тока: ток не проверяется. Шаблоны тока');
+    expect(askedStat).toEqual(['1']);
+
+    // Open events first, each with its severity, since when, and who acknowledged it.
+    const events = screen.getByRole('region', { name: 'События' });
+    const rows = within(events).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent(/^Авария\s*Ток выше нормы нагрева.+Открыто\s*Не подтверждено$/);
+    expect(rows[1]).toHaveTextContent(/^Предупреждение\s*Нет данных.+Анна Повар, .+$/);
+    expect(
+      within(rows[0] as HTMLElement).getByRole('link', { name: 'Ток выше нормы нагрева' }),
+    ).toHaveAttribute('href', '/account/device_event_templates/events/82');
+    expect(within(events).getByRole('link', { name: 'Все события устройства' })).toHaveAttribute(
+      'href',
+      '/account/device_event_templates?tab=events&device=5',
+    );
   });
 
   it('shows the last 24 hours of connection beside the device facts', async () => {
@@ -185,10 +301,11 @@ describe('the device page', { timeout: 30_000 }, () => {
     await renderEquipment('/account/devices/5', { devices: [oven] });
     expect(await screen.findByRole('tab', { name: 'Подключение', selected: true })).toBeInTheDocument();
     expect(screen.getByText('oven-1', { selector: 'dd code' })).toBeInTheDocument();
-    // The problems and recipes views belong to later issues.
+    // The recipes view belongs to a later issue.
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
       'Подключение',
       'Сводка',
+      'Проблемы',
       'Сервисное обслуживание',
       'Настройки',
     ]);

@@ -9,12 +9,13 @@ import { useDevice } from '../api/get-device';
 import { ConnectionPanel } from '../components/connection-panel';
 import { DashboardPanel } from '../components/dashboard-panel';
 import { DeviceStatus } from '../components/device-status';
+import { ProblemsPanel } from '../components/problems-panel';
 import { ServicePanel } from '../components/service-panel';
 import { SettingsPanel } from '../components/settings-panel';
 import { useNow } from '../components/use-now';
 import { useEquipmentReferences } from '../use-equipment-references';
 
-const TABS = ['connection', 'dashboard', 'service', 'settings'] as const;
+const TABS = ['connection', 'dashboard', 'problems', 'service', 'settings'] as const;
 type Tab = (typeof TABS)[number];
 
 /** A route id of digits only, as a number; anything else is no device. */
@@ -24,7 +25,7 @@ export function parseId(value: string | undefined): number | null {
 
 /**
  * `/account/devices/{id}`: the device's views of SPEC §1 that exist so far: Connection, Dashboard,
- * Service and Settings (`?tab=`); the problems and recipes views join with their issues.
+ * Problems, Service and Settings (`?tab=`); the recipes view joins with its issue.
  */
 export function DevicePage() {
   const { t } = useTranslation();
@@ -68,6 +69,7 @@ export function DevicePage() {
         <Tabs.List mb="md">
           <Tabs.Tab value="connection">{t('Connection')}</Tabs.Tab>
           <Tabs.Tab value="dashboard">{t('Overview')}</Tabs.Tab>
+          <Tabs.Tab value="problems">{t('Problems')}</Tabs.Tab>
           <Tabs.Tab value="service">{t('Service')}</Tabs.Tab>
           <Tabs.Tab value="settings">{t('Settings')}</Tabs.Tab>
         </Tabs.List>
@@ -84,6 +86,9 @@ export function DevicePage() {
               )}
             </Text>
           )}
+        </Tabs.Panel>
+        <Tabs.Panel value="problems">
+          <ProblemsPanel device={device} />
         </Tabs.Panel>
         <Tabs.Panel value="service">
           <ServicePanel device={device} />

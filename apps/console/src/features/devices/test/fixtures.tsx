@@ -15,7 +15,13 @@ import { DevicesPage } from '../routes/devices-page';
 import { GroupAddPage } from '../routes/group-add-page';
 import { GroupPage } from '../routes/group-page';
 
-export { buildAddress, buildDevice, buildDeviceType, buildRoom } from '../../../test/entities';
+export {
+  buildAddress,
+  buildDevice,
+  buildDeviceEvent,
+  buildDeviceType,
+  buildRoom,
+} from '../../../test/entities';
 
 // These screens render big Mantine forms; on a busy machine a second is not always enough.
 configure({ asyncUtilTimeout: 5_000 });

@@ -321,7 +321,7 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: 'Уведомления' });
     const rows = within(table).getAllByRole('row');
     expect(rows).toHaveLength(3);
-    expect(rows[1]).toHaveTextContent('Критично');
+    expect(rows[1]).toHaveTextContent('Авария');
     expect(rows[1]).toHaveTextContent('Печь 1');
     expect(rows[1]).toHaveTextContent('Печь не нагревается');
     expect(rows[1]).toHaveTextContent('Не прочитано');
@@ -331,7 +331,7 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     expect(asked[0]?.get('filters')).toBeNull();
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Важность' }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Критично' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Авария' }));
     await userEvent.click(screen.getByRole('switch', { name: 'Только непрочитанные' }));
     expect(await screen.findByText('Записей не найдено')).toBeInTheDocument();
     await waitFor(() =>

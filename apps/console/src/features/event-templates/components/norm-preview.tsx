@@ -1,0 +1,118 @@
+import type { Device } from '@kontrol/contracts';
+import { Alert, Fieldset, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toApiFailure } from '../../../lib/api-errors';
+import { intlLocale } from '../../../lib/format';
+import { useCurrentReport } from '../api/get-current-report';
+import type { DrawnBand } from '../template-form-values';
+import { localDayRange, NormChart, type CurrentSeries } from './norm-chart';
+
+/** Today in the browser's time zone, `YYYY-MM-DD`. */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * The editor's preview: a chosen device's real current over a chosen local day (GET
+ * /devices/reports/dashboard), with the norm bands of the form as it stands now shaded over it.
+ * The device is the first one using the template unless the user picks another of the type.
+ */
+export function NormPreview({
+  devices,
+  preferred,
+  bands,
+}: {
+  /** The devices the template may watch (of its type), in the order to offer them. */
+  devices: readonly Device[];
+  /** The device shown until the user picks one (the first device using the template). */
+  preferred: number | null;
+  bands: readonly DrawnBand[];
+}) {
+  const { t } = useTranslation();
+  const [picked, setPicked] = useState<string | null>(null);
+  const [date, setDate] = useState(localToday);
+  const options = useMemo(
+    () => devices.map((device) => ({ value: String(device.id), label: device.name })),
+    [devices],
+  );
+  const fallback = preferred ?? devices[0]?.id ?? null;
+  const deviceId =
+    picked !== null && devices.some((device) => String(device.id) === picked) ? Number(picked) : fallback;
+  const device = devices.find((one) => one.id === deviceId);
+  const { data: report, error, isPending, isFetching } = useCurrentReport(deviceId, date);
+  const series = useMemo<CurrentSeries | null>(
+    () =>
+      report
+        ? {
+            t: report.t,
+            mean: report.mean,
+            min: report.min,
+            max: report.max,
+            timeZone: report.time_zone,
+            day: localDayRange(report.date, report.time_zone),
+          }
+        : null,
+    [report],
+  );
+  const dayLabel = useMemo(() => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+    return new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(`${date}T00:00:00Z`),
+    );
+  }, [date]);
+
+  return (
+    <Fieldset legend={t('Preview on real current')} variant="filled">
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('The bands as they stand in the form, over a device’s current by the minute.')}
+        </Text>
+        <Group align="end" gap="sm">
+          <Select
+            label={t('Preview device')}
+            data={options}
+            value={deviceId === null ? null : String(deviceId)}
+            onChange={setPicked}
+            searchable
+            limit={100}
+            nothingFoundMessage={t('Nothing found')}
+            allowDeselect={false}
+            disabled={options.length === 0}
+            placeholder={options.length === 0 ? t('No devices of this type') : undefined}
+            w={{ base: '100%', sm: 280 }}
+          />
+          <TextInput
+            type="date"
+            label={t('Day')}
+            value={date}
+            onChange={(event) => setDate(event.currentTarget.value)}
+            w={{ base: '100%', sm: 180 }}
+          />
+          {isFetching && <Loader size="sm" aria-label={t('Loading…')} />}
+        </Group>
+        {deviceId === null ? (
+          <Text size="sm" c="dimmed" role="status">
+            {t('Choose a device type with devices to preview the norm.')}
+          </Text>
+        ) : error && !report ? (
+          <Alert color="red" role="alert">
+            {(() => {
+              const failure = toApiFailure(error);
+              return failure.kind === 'connection'
+                ? t('Connection error. Please try again later')
+                : failure.message;
+            })()}
+          </Alert>
+        ) : series ? (
+          <NormChart title={`${device?.name ?? ''}, ${dayLabel}`} series={series} bands={bands} />
+        ) : isPending ? (
+          <Text size="sm" c="dimmed" role="status">
+            {t('Loading…')}
+          </Text>
+        ) : null}
+      </Stack>
+    </Fieldset>
+  );
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { reloadReference } from '../../reference-data/use-reference-data';
+import { deviceEventKeys } from './keys';
+
+/** DELETE /api/devices/events/{id} → 204. */
+export async function deleteDeviceEvent(id: number): Promise<void> {
+  await apiClient.delete(`/devices/events/${id}`);
+}
+
+/**
+ * Deletes an event and reloads the events lists (SPEC §4). The event's own page data is left to
+ * expire: the page is on screen until the caller navigates away and must not ask for it again.
+ */
+export function useDeleteDeviceEvent(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => deleteDeviceEvent(id),
+    onSuccess: () =>
+      Promise.all([
+        reloadReference(client, ['deviceEvents']),
+        client.invalidateQueries({ queryKey: deviceEventKeys.lists() }),
+      ]),
+  });
+}

@@ -1,0 +1,206 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
+import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/fixtures';
+
+/**
+ * The dashboard (docs/dashboard.md) in a real browser, in Russian: an organisation of this spec's
+ * own gets two smart combi ovens (one sends samples, one never has) and a fryer without a
+ * controller; its admin opens the dashboard, reads the six counters, sees a device's day on the
+ * graph, watches the counters follow a sample without a reload, follows the "offline" counter to
+ * the devices list filtered by it, removes that filter, and reads an oven's problems view. axe finds
+ * nothing to fix on the dashboard, the filtered list or the problems view.
+ */
+
+function databaseUrl(): string {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
+  return url;
+}
+
+const MINUTE = 60_000;
+
+/** A state-changing API call in the page's session (X-XSRF-TOKEN as the console sends it). */
+async function post<T>(page: Page, url: string, data: unknown): Promise<T> {
+  const response = await page.request.post(url, {
+    data,
+    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
+  });
+  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** An hour of an oven heating, one sample a minute, ending now (docs/device-protocol.md). */
+async function sendSamples(request: APIRequestContext, credential: string, now: number) {
+  const samples = Array.from({ length: 60 }, (_, i) => ({
+    ts: now - (59 - i) * MINUTE,
+    current: 25 + (i % 10),
+    temperature: 180,
+    door_open: false,
+    state: 'heating',
+  }));
+  const response = await request.post('/api/ingest/v1/telemetry', {
+    data: samples,
+    headers: { Authorization: `Bearer ${credential}` },
+  });
+  expect(response.status(), await response.text()).toBe(202);
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    })),
+  ).toEqual([]);
+}
+
+/** A counter of the dashboard: a link whose text is its label and its number. */
+function counter(page: Page, name: string) {
+  return page.locator(`[data-dashboard-counter="${name}"]`);
+}
+
+test.describe('the dashboard', () => {
+  // Building the organisation, ingesting and the first load of the pages on a loaded machine.
+  test.describe.configure({ timeout: 90_000 });
+
+  const unique = `-dashboard-${Date.now().toString(36)}-${process.pid}`;
+  let org: Fixtures;
+
+  test.beforeAll(() => {
+    org = seedFixtures({ databaseUrl: databaseUrl(), suffix: unique });
+  });
+
+  test('counts the fleet, shows a device’s day, follows live samples and links to the filtered list', async ({
+    page,
+    request,
+  }) => {
+    await signInWithApi(page, org.admin);
+    const names = {
+      working: `Печь в работе${unique}`,
+      silent: `Печь без связи${unique}`,
+      fryer: `Фритюрница${unique}`,
+    };
+    let silentCredential = '';
+    let silentId = 0;
+
+    await test.step('two smart ovens, one of them sending samples, and a fryer without a controller', async () => {
+      const address = await post<{ id: number }>(page, '/api/addresses/', {
+        name: `Кафе ${unique}`,
+        full_address: 'Казань, ул. Баумана, 1',
+        city: 'Казань',
+        time_zone: 'Europe/Moscow',
+        work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
+      });
+      const room = await post<{ id: number }>(page, '/api/rooms/', {
+        name: 'Горячий цех',
+        address_id: address.id,
+      });
+      const types = (await (await page.request.get('/api/devices/types/')).json()) as {
+        data: { data: { id: number; slug: string }[] };
+      };
+      const typeId = (slug: string) => {
+        const type = types.data.data.find((one) => one.slug === slug);
+        if (!type) throw new Error(`no ${slug} device type`);
+        return type.id;
+      };
+      const working = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        name: names.working,
+        type_id: typeId('combi_oven'),
+        room_id: room.id,
+        controller_id: `kw${unique}`,
+      });
+      const silent = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        name: names.silent,
+        type_id: typeId('combi_oven'),
+        room_id: room.id,
+        controller_id: `ks${unique}`,
+      });
+      await post(page, '/api/devices/', { name: names.fryer, type_id: typeId('fryer'), room_id: room.id });
+      if (!working.credential || !silent.credential)
+        throw new Error('a smart device came without its credential');
+      silentCredential = silent.credential;
+      silentId = silent.id;
+      await sendSamples(request, working.credential, Date.now());
+    });
+
+    await test.step('the six counters, in SPEC order', async () => {
+      await page.goto('/account/dashboard');
+      await expect(page.getByRole('heading', { level: 1, name: 'Главная' })).toBeVisible();
+      const counters = page.getByRole('list', { name: 'Счётчики' }).getByRole('link');
+      await expect(counters).toHaveCount(6);
+      await expect(counter(page, 'online')).toHaveText(/^В сети\s*1$/);
+      await expect(counter(page, 'offline')).toHaveText(/^Не в сети\s*2$/);
+      // Neither oven has completed a wash within its type's interval; neither has a template.
+      await expect(counter(page, 'washOutdated')).toHaveText(/^Мойка просрочена\s*2$/);
+      await expect(counter(page, 'workStartedSlow')).toHaveText(/^Поздний старт\s*0$/);
+      await expect(counter(page, 'issueReports')).toHaveText(/^Проблемы\s*0$/);
+      await expect(counter(page, 'devicesWithoutTmplNorma')).toHaveText(/^Без нормы тока\s*2$/);
+      await expect(counter(page, 'offline')).toHaveAttribute('href', '/account/devices?counter=offline');
+
+      const table = page.getByRole('table', { name: 'Оборудование' });
+      await expect(table).toHaveAttribute('aria-rowcount', '4');
+      // The fryer and the silent oven are offline; the working oven's wash is overdue.
+      const circles = page.getByRole('region', { name: 'Статусы устройств' });
+      await expect(circles.getByText('Не в сети: 2')).toBeVisible();
+      await expect(circles.getByText('Требует внимания: 1')).toBeVisible();
+      await expect(page.getByRole('figure', { name: 'Устройства по часам, шт.' })).toBeVisible();
+    });
+
+    await test.step('a device’s day on the graph', async () => {
+      await page.getByRole('button', { name: names.working }).click();
+      await expect(page).toHaveURL(/[?&]device=\d+(&|$)/);
+      const chart = page.getByRole('figure', { name: `${names.working}: ток, А` });
+      await expect(chart.locator('canvas')).toBeVisible();
+      await expect(page.getByText('В этот день событий не было.')).toBeVisible();
+      await page.getByRole('button', { name: 'Ко всем устройствам' }).click();
+      await expect(page.getByRole('figure', { name: 'Устройства по часам, шт.' })).toBeVisible();
+    });
+
+    await test.step('axe finds nothing on the dashboard', async () => {
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('the counters follow a sample without a reload (SSE)', async () => {
+      const response = await request.post('/api/ingest/v1/telemetry', {
+        data: { ts: Date.now(), current: 1.2, temperature: 40, door_open: false, state: 'idle' },
+        headers: { Authorization: `Bearer ${silentCredential}` },
+      });
+      expect(response.status(), await response.text()).toBe(202);
+      await expect(counter(page, 'online')).toHaveText(/^В сети\s*2$/, { timeout: 15_000 });
+      await expect(counter(page, 'offline')).toHaveText(/^Не в сети\s*1$/);
+    });
+
+    await test.step('a counter leads to the devices list filtered by it', async () => {
+      await counter(page, 'offline').click();
+      await expect(page).toHaveURL(urlWithPath('/account/devices', '?counter=offline'));
+      await expect(page.getByRole('heading', { level: 1, name: 'Оборудование' })).toBeVisible();
+      const table = page.getByRole('table', { name: 'Оборудование' });
+      await expect(table).toHaveAttribute('aria-rowcount', '2');
+      await expect(table.getByRole('row').nth(1)).toContainText(names.fryer);
+      await expect(page.getByText('Счётчик: Не в сети')).toBeVisible();
+      await expectNoAxeViolations(page);
+
+      await page.getByRole('button', { name: 'Убрать фильтр «Не в сети»' }).click();
+      await expect(page).toHaveURL(urlWithPath('/account/devices', ''));
+      await expect(table).toHaveAttribute('aria-rowcount', '4');
+    });
+
+    await test.step('the device’s problems view says what the rules see, and axe finds nothing', async () => {
+      await page.goto(`/account/devices/${silentId}?tab=problems`);
+      await expect(page.getByRole('tab', { name: 'Проблемы', selected: true })).toBeVisible();
+      const now = page.getByRole('region', { name: 'Проблемы сейчас' });
+      await expect(now.getByRole('listitem')).toHaveCount(2);
+      await expect(now.getByRole('listitem').nth(0)).toContainText(
+        'Мойка просрочена — Ни разу не завершило мойку.',
+      );
+      await expect(now.getByRole('listitem').nth(1)).toContainText('Без нормы тока');
+      await expect(
+        page.getByRole('region', { name: 'События' }).getByText('Событий пока нет.'),
+      ).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+  });
+});
