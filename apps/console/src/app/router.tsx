@@ -8,6 +8,7 @@ import { prefetchReferenceData } from '../features/reference-data/use-reference-
 import { ACCOUNT_ROUTE_ID } from '../features/auth/use-current-user';
 import { forgetUser, isSignedInAndNotGuest, resetSession } from '../features/auth/session';
 import { onSessionEnded } from '../lib/api-client';
+import { loadAccountTexts } from '../lib/i18n';
 import { loadChunk } from '../lib/lazy-route';
 import { AuthLayout } from './layout/auth-layout';
 import { NotFoundPage, StandaloneNotFoundPage } from './routes/not-found-page';
@@ -72,7 +73,12 @@ export const router = createBrowserRouter([
         shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
           currentUrl.pathname !== nextUrl.pathname ||
           (currentUrl.search === nextUrl.search && defaultShouldRevalidate),
-        lazy: page(() => import('./layout/account-layout'), 'AccountLayout'),
+        // The account screens' Russian texts load beside the layout (lib/i18n.ts).
+        lazy: page(
+          () =>
+            Promise.all([import('./layout/account-layout'), loadAccountTexts()]).then(([layout]) => layout),
+          'AccountLayout',
+        ),
         children: [
           { index: true, loader: () => redirect(paths.account.dashboard) },
           {

@@ -8,6 +8,7 @@ import {
 } from '@kontrol/contracts';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type ruAccount from '../locales/ru/account.json';
 import type en from '../locales/en/translation.json';
 import ru from '../locales/ru/translation.json';
 
@@ -26,8 +27,14 @@ declare module 'i18next' {
   }
 }
 
-/** Every key of the English catalogue must have a Russian text, or the build fails here. */
-const russian: Record<keyof typeof en, string> = ru;
+/**
+ * The Russian texts come in two files (scripts/split-locales.mjs): the shell's, bundled with the
+ * first page, and the account screens', loaded with the account layout ({@link loadAccountTexts}).
+ * Every key of the English catalogue must have a Russian text in one of them, or the build fails here.
+ */
+function completeRussian(texts: typeof ru & typeof ruAccount): Record<keyof typeof en, string> {
+  return texts;
+}
 
 function readStoredLocale(): Locale | null {
   try {
@@ -50,7 +57,8 @@ function storeLocale(locale: Locale): void {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: { ru: { translation: russian }, en: { translation: {} } },
+  // A copy: the account texts are merged into it later, and the imported module must stay as it is.
+  resources: { ru: { translation: { ...ru } }, en: { translation: {} } },
   lng: readStoredLocale() ?? DEFAULT_LOCALE,
   fallbackLng: FALLBACK_LOCALE,
   supportedLngs: LOCALES,
@@ -66,6 +74,25 @@ document.documentElement.lang = i18n.language;
 i18n.on('languageChanged', (language) => {
   document.documentElement.lang = language;
 });
+
+let accountTexts: Promise<void> | undefined;
+
+/**
+ * Adds the account screens' Russian texts (once; the account layout's route waits for it, so no
+ * account screen renders before its texts are there). Needed whatever the language now: the user
+ * may switch to Russian later.
+ */
+export function loadAccountTexts(): Promise<void> {
+  accountTexts ??= import('../locales/ru/account.json')
+    .then(({ default: account }) => {
+      i18n.addResourceBundle('ru', 'translation', completeRussian({ ...ru, ...account }), true, true);
+    })
+    .catch((error: unknown) => {
+      accountTexts = undefined;
+      throw error;
+    });
+  return accountTexts;
+}
 
 /** The interface language now in use; always one of LOCALES. */
 export function getLocale(): Locale {

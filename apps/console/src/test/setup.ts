@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { loadAccountTexts } from '../lib/i18n';
 import { server } from './server';
 
 // jsdom lacks these browser APIs that the UI kit reads.
@@ -24,7 +25,11 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // Screens are tested outside the router: their Russian texts are loaded here.
+  await loadAccountTexts();
+});
 afterEach(() => {
   cleanup();
   server.resetHandlers();
