@@ -154,7 +154,9 @@ export class RulesEngine {
               closed += 1;
             } else if (await this.open(trx, device, change.event, nowIso)) opened += 1;
           }
-          await saveRuleState(trx, device.id, template.id, result.conditions, now);
+          // Most batches change no condition: the state is written only when one started or ended.
+          if (!sameConditions(states.get(device.id), result.conditions))
+            await saveRuleState(trx, device.id, template.id, result.conditions, now);
         }
       });
       if (opened + closed > 0) this.options.onEvents?.({ opened, closed });
@@ -255,4 +257,10 @@ function toTemplate(device: Pick<TemplatedDevice, 'template_id' | 'norms' | 'rul
 
 function reportsState(device: Pick<TemplatedDevice, 'telemetry'>): boolean {
   return (JSON.parse(device.telemetry) as TelemetryKind[]).includes('state');
+}
+
+function sameConditions(before: Record<string, number> | undefined, after: Record<string, number>): boolean {
+  const keys = Object.keys(after);
+  if (!before || Object.keys(before).length !== keys.length) return false;
+  return keys.every((key) => before[key] === after[key]);
 }

@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forbidden } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
 import { listOrPage } from '../../plugins/pagination.js';
 import { toEvent } from './events.presenter.js';
@@ -158,6 +159,11 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       const user = currentUser(request);
+      // Acknowledging is for everyone who sees events; changing one is for the template module's holders.
+      const changes = (['title', 'description', 'severity', 'ended_at'] as const).some(
+        (field) => request.body[field] !== undefined,
+      );
+      if (changes && !user.moduleSlugs.has('device_event_template')) throw forbidden();
       return {
         data: await updateEvent(
           app.db,

@@ -220,6 +220,30 @@ describe('current templates', () => {
     });
   });
 
+  it('lets a dashboard user acknowledge an event but not change it', async () => {
+    const org = await buildOrganisation(t.db);
+    const admin = await signedIn(org);
+    const device = await buildDevice(t.db, org.organisationId);
+    const event = (
+      await admin.post('/api/devices/events/add', { device_id: device.id, title: 'Door seal' })
+    ).json<{
+      data: DeviceEvent;
+    }>().data;
+    const viewer = await buildUser(t.db, org.organisationId, { modules: ['dashboard'] });
+    const client = new TestClient(t.app);
+    await client.login(viewer.email, viewer.password);
+    expect((await client.put(`/api/devices/events/${event.id}`, { title: 'Mine' })).statusCode).toBe(403);
+    const acked = await client.put(`/api/devices/events/${event.id}`, {
+      acknowledged: true,
+      comment: 'Seen',
+    });
+    expect(acked.statusCode).toBe(200);
+    expect(acked.json<{ data: DeviceEvent }>().data).toMatchObject({
+      title: 'Door seal',
+      acknowledged: { comment: 'Seen' },
+    });
+  });
+
   it('refuses a user without the module (403)', async () => {
     const org = await buildOrganisation(t.db);
     const user = await buildUser(t.db, org.organisationId, { modules: ['telemetry'] });
