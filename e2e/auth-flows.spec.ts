@@ -48,8 +48,9 @@ test('registration creates an organisation and lands its admin on the dashboard'
   await page.getByLabel('Подтверждение пароля', { exact: true }).fill('long-enough-1');
   await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
   await expect(page).toHaveURL(urlWithPath('/account/dashboard', ''));
-  await expect(page.getByText('Пекарня «Колос»')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Ольга' })).toBeVisible();
+  // The new organisation is the user's: its name heads the user menu.
+  await page.getByRole('button', { name: 'Ольга' }).click();
+  await expect(page.getByRole('menu').getByText('Пекарня «Колос»')).toBeVisible();
 });
 
 test('forgot-password answers with the server message, whether or not the address exists', async ({
