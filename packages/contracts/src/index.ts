@@ -15,3 +15,5 @@ export * from './events.js';
 export * from './dashboard-rules.js';
 export * from './dashboard.js';
 export * from './event-text.js';
+export * from './recipes.js';
+export * from './program-files.js';

@@ -33,6 +33,11 @@ export interface Database {
   device_event_templates: DeviceEventTemplatesTable;
   device_events: DeviceEventsTable;
   device_rule_state: DeviceRuleStateTable;
+  recipe_images: RecipeImagesTable;
+  recipes: RecipesTable;
+  recipe_sets: RecipeSetsTable;
+  recipe_set_recipes: RecipeSetRecipesTable;
+  device_recipe_binds: DeviceRecipeBindsTable;
 }
 
 export interface OrganisationsTable {
@@ -212,6 +217,8 @@ export interface DevicesTable {
   /** SHA-256 (hex) of the gateway credential; the secret itself is never stored. */
   credential_hash: string | null;
   credential_issued_at: string | null;
+  /** The recipe set the device holds (migration 0009). */
+  recipe_set_id: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -392,4 +399,67 @@ export interface DeviceRuleStateTable {
   template_id: number | null;
   conditions: string;
   updated_ts: number;
+}
+
+/** An uploaded recipe image (migration 0009): `file` is the server's name for it. */
+export interface RecipeImagesTable {
+  file: string;
+  organisation_id: number;
+  type: string;
+  created_at: string;
+}
+
+/** A recipe (migration 0009): `steps` JSON; `crc`/`size` those of its program file at `version`. */
+export interface RecipesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  device_type_id: number;
+  name: string;
+  category: string | null;
+  description: string | null;
+  image: string | null;
+  steps: string;
+  version: number;
+  crc: string;
+  size: number;
+  duration_seconds: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecipeSetsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  device_type_id: number;
+  name: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RecipeSetRecipesTable {
+  set_id: number;
+  recipe_id: number;
+  position: number;
+}
+
+export type UploadStateColumn = 'queued' | 'sending' | 'installed' | 'failed' | 'removing';
+
+/** A recipe on a device and its delivery (migration 0009). */
+export interface DeviceRecipeBindsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  device_id: number;
+  recipe_id: number;
+  set_id: number | null;
+  version: number;
+  crc: string;
+  size: number;
+  state: UploadStateColumn;
+  error: string | null;
+  reported_crc: string | null;
+  attempts: Generated<number>;
+  sent_ts: number | null;
+  created_at: string;
+  updated_at: string;
 }

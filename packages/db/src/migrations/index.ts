@@ -7,6 +7,7 @@ import * as worktimeAndNotifications from './0005-worktime-and-notifications.js'
 import * as dayRollups from './0006-day-rollups.js';
 import * as notificationsById from './0007-notifications-by-id.js';
 import * as deviceEvents from './0008-device-events.js';
+import * as recipes from './0009-recipes.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-day-rollups': dayRollups,
   '0007-notifications-by-id': notificationsById,
   '0008-device-events': deviceEvents,
+  '0009-recipes': recipes,
 };
