@@ -1,8 +1,9 @@
-import { DEFAULT_TIME_ZONE, DEFAULT_WORK_TIME, type ModuleSlug } from '@kontrol/contracts';
+import { DEFAULT_TIME_ZONE, DEFAULT_WORK_TIME, type ModuleSlug, type RecipeStep } from '@kontrol/contracts';
 import type { Database, DeviceLiveTable, DevicesTable } from '@kontrol/db';
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import { insertRole } from '../modules/acl/acl.repository.js';
+import { programFile } from '../modules/recipes/program-file.js';
 import { createOrganisationWithAdmin } from '../modules/organisations/organisations.service.js';
 import { createUser } from '../modules/users/users.service.js';
 import { sha256 } from '../lib/crypto.js';
@@ -242,5 +243,91 @@ export async function buildTemplate(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  return { id: row.id, typeId };
+}
+
+/** A recipe of the organisation inserted directly (one convection step), with its program file's CRC. */
+export async function buildRecipe(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: { typeSlug?: string; name?: string; steps?: RecipeStep[]; version?: number } = {},
+) {
+  const type = await db
+    .selectFrom('device_types')
+    .select(['id', 'slug'])
+    .where('slug', '=', options.typeSlug ?? 'combi_oven')
+    .executeTakeFirstOrThrow();
+  const name = options.name ?? `Recipe ${unique()}`;
+  const version = options.version ?? 1;
+  const steps: RecipeStep[] = options.steps ?? [
+    {
+      mode: 'convection',
+      temperature: 180,
+      humidity: null,
+      fan_speed: 3,
+      duration_seconds: 600,
+      core_temperature: null,
+      prompt: null,
+    },
+  ];
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('recipes')
+    .values({
+      organisation_id: organisationId,
+      device_type_id: type.id,
+      name,
+      category: null,
+      description: null,
+      image: null,
+      steps: JSON.stringify(steps),
+      version,
+      crc: '00000000',
+      size: 0,
+      duration_seconds: steps.reduce((sum, step) => sum + (step.duration_seconds ?? 0), 0),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const file = programFile({ id: row.id, version, type: type.slug, name, steps });
+  await db.updateTable('recipes').set({ crc: file.crc, size: file.size }).where('id', '=', row.id).execute();
+  return { id: row.id, typeId: type.id, crc: file.crc, size: file.size, file };
+}
+
+/** A recipe set of the organisation holding `recipeIds` in that order, inserted directly. */
+export async function buildRecipeSet(
+  db: Kysely<Database>,
+  organisationId: number,
+  options: { typeId?: number; name?: string; recipeIds?: number[] } = {},
+) {
+  const typeId =
+    options.typeId ??
+    (
+      await db
+        .selectFrom('device_types')
+        .select('id')
+        .where('slug', '=', 'combi_oven')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const now = new Date().toISOString();
+  const row = await db
+    .insertInto('recipe_sets')
+    .values({
+      organisation_id: organisationId,
+      device_type_id: typeId,
+      name: options.name ?? `Set ${unique()}`,
+      description: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const recipeIds = options.recipeIds ?? [];
+  if (recipeIds.length > 0)
+    await db
+      .insertInto('recipe_set_recipes')
+      .values(recipeIds.map((recipeId, position) => ({ set_id: row.id, recipe_id: recipeId, position })))
+      .execute();
   return { id: row.id, typeId };
 }
