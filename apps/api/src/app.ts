@@ -16,6 +16,8 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { recipeDeployRoutes } from './modules/recipe-deploy/recipe-deploy.routes.js';
+import { recipesRoutes } from './modules/recipes/recipes.routes.js';
 import { roomsRoutes } from './modules/rooms/rooms.routes.js';
 import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -120,7 +122,9 @@ export async function buildApp({
   await app.register(roomsRoutes);
   await app.register(telemetryRoutes);
   await app.register(notificationsRoutes);
+  await app.register(recipesRoutes);
   await app.register(liveRoutes);
+  await app.register(recipeDeployRoutes);
 
   const gateway = await Gateway.start({
     database,

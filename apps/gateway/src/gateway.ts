@@ -7,6 +7,9 @@ import { IngestPipeline } from './ingest/pipeline.js';
 import { DynamicSecurity } from './mqtt/dynamic-security.js';
 import { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
 import { ExternalBroker } from './mqtt/external-broker.js';
+import { ProgramDispatcher } from './programs/dispatcher.js';
+import { programRoutes } from './programs/program-routes.js';
+import { lastStatuses } from './programs/programs.repository.js';
 import { RulesEngine } from './rules/rules-engine.js';
 import { emptyStats, type GatewayStats } from './stats.js';
 
@@ -39,6 +42,8 @@ export interface GatewayOptions {
   noDataEveryMs?: number;
   /** Told when device events opened or closed. */
   onDeviceEvents?: (change: { opened: number; closed: number }) => void;
+  /** Recipe delivery where this process runs MQTT (programs/dispatcher.ts); defaults otherwise. */
+  programs?: { everyMs?: number; reportTimeoutMs?: number };
 }
 
 /**
@@ -75,6 +80,11 @@ export class Gateway {
   /** The external broker's subscriptions, when this process takes telemetry from it. */
   external: ExternalBroker | undefined;
   accounts: DeviceAccounts = NO_ACCOUNTS;
+  /**
+   * Sends recipe deliveries to devices (docs/device-protocol.md, "Recipes"), in the process that
+   * runs MQTT; undefined elsewhere (the dispatcher of that process finds the work in the database).
+   */
+  programs: ProgramDispatcher | undefined;
   private dynamicSecurity: DynamicSecurity | undefined;
   private readonly rawRetentionMs: number;
 
@@ -104,6 +114,7 @@ export class Gateway {
     try {
       if (options.mqtt && options.mqtt.mode === 'embedded') await gateway.startEmbedded(options.mqtt);
       if (options.mqtt && options.mqtt.mode === 'external') await gateway.startExternal(options.mqtt);
+      gateway.startPrograms();
     } catch (error) {
       await gateway.close();
       throw error;
@@ -118,8 +129,16 @@ export class Gateway {
     return false;
   }
 
-  /** Registers `POST /api/ingest/v1/telemetry` on a Fastify instance. */
+  /**
+   * Registers the device's HTTP routes on a Fastify instance: `POST /api/ingest/v1/telemetry`, and
+   * the program files' download and report (`PROGRAMS_PATH`).
+   */
   async registerHttpIngest(app: FastifyInstance, routeConfig?: FastifyContextConfig): Promise<void> {
+    await app.register(programRoutes, {
+      db: this.options.database.db,
+      directory: this.directory,
+      routeConfig,
+    });
     await app.register(ingestRoutes, {
       pipeline: this.pipeline,
       directory: this.directory,
@@ -136,11 +155,36 @@ export class Gateway {
 
   /** Stops taking messages, then writes what is waiting. */
   async close(): Promise<void> {
+    await this.programs?.close();
     await this.broker?.close();
     await this.external?.close();
     await this.dynamicSecurity?.close();
     await this.pipeline.close();
     await this.rules.close();
+  }
+
+  /** The recipe dispatcher, when this process can send commands (an embedded or consumed external broker). */
+  private startPrograms() {
+    const { broker, external } = this;
+    if (!broker && !external) return;
+    this.programs = new ProgramDispatcher({
+      db: this.options.database.db,
+      log: this.options.log,
+      everyMs: this.options.programs?.everyMs,
+      reportTimeoutMs: this.options.programs?.reportTimeoutMs,
+      publish: (controllerId, command) => this.publishCommand(controllerId, command),
+      reachable: async (devices) => {
+        if (broker)
+          return new Set(devices.filter((device) => broker.canCommand(device.controllerId)).map((d) => d.id));
+        // An external broker: the device's last status message says it is online.
+        const statuses = await lastStatuses(
+          this.options.database.db,
+          devices.map((device) => device.id),
+        );
+        return new Set([...statuses].filter(([, status]) => saysOnline(status)).map(([id]) => id));
+      },
+    });
+    this.programs.start();
   }
 
   private async startEmbedded(address: { host: string; port: number; required?: boolean }) {
@@ -156,6 +200,7 @@ export class Gateway {
         log,
         saveStatus: (device, status) => this.saveStatus(device, status),
         revalidateMs: this.options.revalidateMs,
+        onCommandReady: () => void this.programs?.kick(),
       });
       log.info(`MQTT broker (embedded) listening on ${address.host}:${this.broker.port}`);
     } catch (error) {
@@ -197,5 +242,15 @@ export class Gateway {
       .values({ device_id: device.id, status, status_at: now })
       .onConflict((oc) => oc.column('device_id').doUpdateSet({ status, status_at: now }))
       .execute();
+    // With an external broker, a device that says it is online can be sent its recipes now.
+    if (this.external && saysOnline(status)) void this.programs?.kick();
+  }
+}
+
+function saysOnline(status: string): boolean {
+  try {
+    return (JSON.parse(status) as { online?: unknown }).online === true;
+  } catch {
+    return false;
   }
 }

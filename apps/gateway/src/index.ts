@@ -17,3 +17,13 @@ export {
   type EventToNotify,
 } from './rules/event-store.js';
 export { effectiveState, evaluate, noDataDue, conditionKey, type RuleTemplate } from './rules/evaluate.js';
+export { ProgramDispatcher, PROGRAM_DISPATCH_EVERY_MS, type DispatchPass } from './programs/dispatcher.js';
+export {
+  bytesOf,
+  deviceHoldings,
+  programBytes,
+  setFileName,
+  type DeviceHoldings,
+  type HeldFile,
+  type ProgramBytes,
+} from './programs/holdings.js';

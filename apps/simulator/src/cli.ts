@@ -19,12 +19,14 @@ Devices:
                                "shift_start": "08:00", "time_zone": "Europe/Moscow"}, …]
                              type: combi_oven, convection_oven, fryer, dishwasher, refrigerator, freezer,
                              blast_chiller, induction_hob, other. shift_start (local HH:MM, default
-                             08:00), time_zone (IANA, default Europe/Moscow) and seed are optional.
+                             08:00), time_zone (IANA, default Europe/Moscow), seed and
+                             program_failure_rate (0..1) are optional.
 
 Where to send:
   --mqtt <url>               Live samples over MQTT, one connection per device, e.g. mqtt://localhost:1883
   --http <url>               Kontrol's base URL, e.g. http://localhost:3000: live samples over HTTP when
-                             --mqtt is not given, and always the back-fill.
+                             --mqtt is not given, and always the back-fill. With --mqtt, devices also
+                             download the recipe programs their commands name from here.
   --mqtt-version <4|5>       MQTT protocol version: 4 = MQTT 3.1.1 (default), 5 = MQTT 5.
 
 Live samples:
@@ -44,6 +46,10 @@ Behaviour:
   --offline-rate <0..1>      Probability of an offline spell (10–60 min without samples) per device per
                              day (default ${DEFAULT_OFFLINE_RATE}).
   --seed <integer>           Seed of the fleet: the same seed gives the same samples (default 1).
+  --program-failure-rate <0..1>
+                             Probability that a device stores a recipe program file corrupted (a byte
+                             flipped), so the CRC it reports does not match (default 0). A device's
+                             program_failure_rate in the devices file wins.
 
 Output:
   --stats-every <duration>   One line of counters this often (default 10s).
@@ -69,6 +75,7 @@ const OPTIONS = {
   'failure-rate': { type: 'string', default: String(DEFAULT_FAILURE_RATE) },
   'offline-rate': { type: 'string', default: String(DEFAULT_OFFLINE_RATE) },
   seed: { type: 'string', default: '1' },
+  'program-failure-rate': { type: 'string', default: '0' },
   'stats-every': { type: 'string', default: '10s' },
   verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -122,6 +129,7 @@ function statsLine(stats: SimulatorStats, previousAcked: number, everyMs: number
     `dropped ${stats.dropped}`,
     `unauthorized ${stats.unauthorized}`,
     `commands ${stats.commands}`,
+    `programs ${stats.programs.stored} stored (${stats.programs.corrupted} corrupted), ${stats.programs.removed} removed`,
   ].join(' · ');
 }
 
@@ -157,6 +165,7 @@ async function main(argv: string[]): Promise<void> {
     failureRate: parseNumber(values['failure-rate'], 'failure-rate', 0, 1),
     offlineRate: parseNumber(values['offline-rate'], 'offline-rate', 0, 1),
     seed: parseNumber(values.seed, 'seed', 0, 2 ** 32 - 1, true),
+    programFailureRate: parseNumber(values['program-failure-rate'], 'program-failure-rate', 0, 1),
     logger,
   };
   const intervalMs = parseDuration(values.interval, 'interval');

@@ -15,6 +15,8 @@ export interface SimulatedDevice {
   timeZone?: string;
   /** Overrides the fleet's seed for this device. */
   seed?: number;
+  /** Overrides the fleet's `programFailureRate` for this device. */
+  programFailureRate?: number;
 }
 
 /** What live simulation and back-fill both need to know about the fleet. */
@@ -26,6 +28,11 @@ export interface FleetOptions {
   offlineRate?: number;
   /** Seed of the whole fleet (each device mixes in its controller id). Default 1. */
   seed?: number;
+  /**
+   * Probability (0–1) that a device stores a recipe program file corrupted (a byte flipped), so
+   * the CRC it reports does not match. Default 0. A device's own `programFailureRate` wins.
+   */
+  programFailureRate?: number;
   logger?: Logger;
   /** The clock; injectable for tests. Default Date.now. */
   now?: () => number;
@@ -46,7 +53,8 @@ export function profileOf(device: SimulatedDevice, fleet: FleetOptions): DeviceP
 
 /**
  * Reads the devices of a JSON file: an array of
- * `{controller_id, credential, type, shift_start?, time_zone?, seed?}` (the names of the API).
+ * `{controller_id, credential, type, shift_start?, time_zone?, seed?, program_failure_rate?}`
+ * (the names of the API).
  * Throws with the position and field of the first mistake.
  */
 export function parseDevices(json: unknown): SimulatedDevice[] {
@@ -84,6 +92,12 @@ export function parseDevices(json: unknown): SimulatedDevice[] {
     if (record.seed !== undefined) {
       if (typeof record.seed !== 'number' || !Number.isInteger(record.seed)) fail('seed must be an integer');
       device.seed = record.seed as number;
+    }
+    if (record.program_failure_rate !== undefined) {
+      const rate = record.program_failure_rate;
+      if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+        fail('program_failure_rate must be a number from 0 to 1');
+      device.programFailureRate = rate as number;
     }
     try {
       resolveProfile({

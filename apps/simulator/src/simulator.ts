@@ -1,6 +1,12 @@
 import { MAX_SAMPLES_PER_MESSAGE, type TelemetrySampleInput } from '@kontrol/contracts';
 import { profileOf, type FleetOptions } from './fleet.js';
 import { createDeviceModel, type DeviceModel } from './models.js';
+import {
+  createProgramDevice,
+  isProgramsCommand,
+  type ProgramCounters,
+  type ProgramDevice,
+} from './programs.js';
 import { hashText } from './random.js';
 import {
   emptyCounters,
@@ -20,7 +26,11 @@ export interface SimulatorOptions extends FleetOptions {
   transport: 'mqtt' | 'http';
   /** Broker URL for `transport: 'mqtt'`, e.g. `mqtt://localhost:1883`. */
   mqttUrl?: string;
-  /** Kontrol's base URL for `transport: 'http'`, e.g. `http://localhost:3000`. */
+  /**
+   * Kontrol's base URL, e.g. `http://localhost:3000`: where samples go with `transport: 'http'`,
+   * and where devices on MQTT download the recipe programs their commands name (without it they
+   * ignore `programs` commands).
+   */
   httpUrl?: string;
   /** 4 = MQTT 3.1.1 (default), 5 = MQTT 5. */
   mqttVersion?: 4 | 5;
@@ -41,8 +51,8 @@ export interface SimulatorOptions extends FleetOptions {
   /** How long stop() waits for what is in flight. Default 5 000. */
   stopTimeoutMs?: number;
   /**
-   * Called with every command a device receives on its `cmd` topic. For now the simulator only
-   * logs commands; recipe deployment will hook in here.
+   * Called with every command a device receives on its `cmd` topic (after a `programs` command
+   * was handed to the device's recipe storage, when there is an `httpUrl`).
    */
   onCommand?: CommandHandler;
 }
@@ -60,17 +70,29 @@ export interface SimulatorStats extends TransportCounters {
   pending: number;
   /** Commands received. */
   commands: number;
+  /** Recipe programs (devices on MQTT with an `httpUrl`): stored, corrupted, removed, failed. */
+  programs: ProgramCounters;
 }
 
 export interface Simulator {
   /** Sends what is pending, waits a little for acknowledgements, closes every connection. */
   stop(): Promise<void>;
   stats(): SimulatorStats;
+  /** The recipe program files a device holds (name → bytes as stored); empty without programs. */
+  programFiles(controllerId: string): ReadonlyMap<string, Buffer>;
+  /** Changes the program failure rate of the given devices (all when none are named), from the next file on. */
+  setProgramFailureRate(rate: number, controllerIds?: readonly string[]): void;
+  /** Resolves when the devices have done every `programs` command received so far. */
+  programsIdle(): Promise<void>;
 }
 
 interface RunningDevice {
+  controllerId: string;
   model: DeviceModel;
   link: DeviceLink;
+  programs: ProgramDevice | undefined;
+  /** Its program failure rate, changeable while it runs. */
+  programFailure: { rate: number };
   /** Time of the device's next sample. */
   nextTs: number;
   pending: TelemetrySampleInput[];
@@ -93,6 +115,7 @@ export function startSimulator(options: SimulatorOptions): Simulator {
 
   const limiter = new RequestLimiter(options.maxConcurrentRequests ?? 64);
   const startedAt = now();
+  const programFailureRate = checkedRate(options.programFailureRate ?? 0);
   const devices: RunningDevice[] = options.devices.map((device) => {
     const model = createDeviceModel(profileOf(device, options));
     const common = {
@@ -101,6 +124,22 @@ export function startSimulator(options: SimulatorOptions): Simulator {
       maxBuffered: options.maxBuffered,
       logger,
     };
+    const programFailure = { rate: checkedRate(device.programFailureRate ?? programFailureRate) };
+    const programs =
+      options.transport === 'mqtt' && httpUrl
+        ? createProgramDevice({
+            controllerId: device.controllerId,
+            credential: device.credential,
+            baseUrl: httpUrl,
+            seed: device.seed ?? options.seed,
+            failureRate: () => programFailure.rate,
+            logger,
+          })
+        : undefined;
+    const onCommand: CommandHandler = (controllerId, command) => {
+      if (isProgramsCommand(command)) programs?.handle(command);
+      options.onCommand?.(controllerId, command);
+    };
     const link =
       options.transport === 'mqtt'
         ? createMqttLink({
@@ -108,7 +147,7 @@ export function startSimulator(options: SimulatorOptions): Simulator {
             url: mqttUrl as string,
             protocolVersion: options.mqttVersion,
             reconnectPeriodMs: options.reconnectPeriodMs,
-            onCommand: options.onCommand,
+            onCommand,
             now,
           })
         : createHttpLink({
@@ -122,8 +161,9 @@ export function startSimulator(options: SimulatorOptions): Simulator {
     const phase = hashText(device.controllerId) % intervalMs;
     let nextTs = Math.floor((startedAt - phase) / intervalMs) * intervalMs + phase;
     if (nextTs < startedAt) nextTs += intervalMs;
-    return { model, link, nextTs, pending: [] };
+    return { controllerId: device.controllerId, model, link, programs, programFailure, nextTs, pending: [] };
   });
+  const byController = new Map(devices.map((device) => [device.controllerId, device]));
 
   let generated = 0;
   let connectedSoFar = 0;
@@ -162,7 +202,12 @@ export function startSimulator(options: SimulatorOptions): Simulator {
       let unauthorized = 0;
       let pending = 0;
       let commands = 0;
+      const programs: ProgramCounters = { commands: 0, stored: 0, corrupted: 0, removed: 0, failures: 0 };
       for (const device of devices) {
+        const counted = device.programs?.counters();
+        if (counted)
+          for (const key of Object.keys(programs) as Array<keyof ProgramCounters>)
+            programs[key] += counted[key];
         const counters = device.link.counters();
         for (const key of Object.keys(total) as Array<keyof TransportCounters>) total[key] += counters[key];
         if (device.link.connected) connected += 1;
@@ -178,8 +223,25 @@ export function startSimulator(options: SimulatorOptions): Simulator {
         generated,
         pending,
         commands,
+        programs,
         ...total,
       };
+    },
+
+    programFiles(controllerId) {
+      return byController.get(controllerId)?.programs?.files() ?? new Map<string, Buffer>();
+    },
+
+    setProgramFailureRate(rate, controllerIds) {
+      const checked = checkedRate(rate);
+      for (const device of controllerIds ? controllerIds.map((id) => byController.get(id)) : devices) {
+        if (!device) throw new Error('setProgramFailureRate: no such device');
+        device.programFailure.rate = checked;
+      }
+    },
+
+    async programsIdle() {
+      await Promise.all(devices.map((device) => device.programs?.idle() ?? Promise.resolve()));
     },
 
     stop() {
@@ -189,9 +251,15 @@ export function startSimulator(options: SimulatorOptions): Simulator {
           if (device.pending.length > 0) device.link.send(device.pending);
           device.pending = [];
         }
+        await Promise.all(devices.map((device) => device.programs?.stop() ?? Promise.resolve()));
         await Promise.all(devices.map((device) => device.link.stop(options.stopTimeoutMs)));
       })();
       return stopped;
     },
   };
+}
+
+function checkedRate(rate: number): number {
+  if (!(rate >= 0 && rate <= 1)) throw new Error('programFailureRate must be from 0 to 1');
+  return rate;
 }

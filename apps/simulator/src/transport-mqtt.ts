@@ -11,6 +11,7 @@ import {
   DEFAULT_MAX_BUFFERED,
   delay,
   emptyCounters,
+  settlesWithin,
   silentLogger,
   type CommandHandler,
   type DeviceLink,
@@ -48,6 +49,8 @@ export interface MqttLinkOptions {
 }
 
 export const SIMULATOR_FIRMWARE = 'sim-1.0';
+/** The status a device leaves behind: its will, and its last word when it stops. */
+const OFFLINE_STATUS = JSON.stringify({ online: false } satisfies DeviceStatus);
 
 /** CONNACK codes that mean a bad credential: 4/5 in MQTT 3.1.1, 134/135 in MQTT 5. Retrying cannot help. */
 const CREDENTIAL_REFUSED = new Set([4, 5, 134, 135]);
@@ -182,6 +185,8 @@ export function createMqttLink(options: MqttLinkOptions): DeviceLink {
         connectTimeout: 30_000,
         keepalive: 60,
         queueQoSZero: false,
+        // Kontrol (with an external broker) sends commands to devices whose last status is online.
+        will: { topic: statusTopic, payload: Buffer.from(OFFLINE_STATUS), qos: 1, retain: false },
       };
       if (clientOptions.protocolVersion === 5) {
         // Like clean: false in 3.1.1: the broker keeps the session for a day.
@@ -221,6 +226,11 @@ export function createMqttLink(options: MqttLinkOptions): DeviceLink {
       stopping = true;
       const mqtt = client;
       if (mqtt) {
+        if (mqtt.connected)
+          await settlesWithin(
+            mqtt.publishAsync(statusTopic, OFFLINE_STATUS, { qos: 1 }).catch(() => undefined),
+            Math.min(timeoutMs, 1000),
+          );
         // Give the PUBACKs of what is in flight a chance to arrive.
         const deadline = Date.now() + timeoutMs;
         while (counters.inFlight > 0 && mqtt.connected && Date.now() < deadline) await delay(20);

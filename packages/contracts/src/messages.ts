@@ -248,6 +248,79 @@ const catalog = {
   'state.washing': { ru: 'мойка', en: 'washing' },
   'state.fault': { ru: 'неисправность', en: 'fault' },
   'notification.event_body': { ru: '{device}: {detail}', en: '{device}: {detail}' },
+  'recipe.type_takes_no_recipes': {
+    ru: 'Этот тип оборудования не работает с рецептами.',
+    en: 'This type of equipment takes no recipes.',
+  },
+  'recipe.mode': {
+    ru: 'Этот режим недоступен для этого типа оборудования (доступны: {modes}).',
+    en: 'This mode is not available on this type of equipment (available: {modes}).',
+  },
+  'recipe.temperature': {
+    ru: 'В этом режиме температура от {min} до {max} °C.',
+    en: 'In this mode the temperature must be from {min} to {max} °C.',
+  },
+  'recipe.humidity': {
+    ru: 'В этом режиме влажность не задаётся: оставьте поле пустым.',
+    en: 'Humidity is not set in this mode: leave it empty.',
+  },
+  'recipe.fan_speed': {
+    ru: 'В этом режиме нет вентилятора: оставьте скорость пустой.',
+    en: 'This mode has no fan: leave the fan speed empty.',
+  },
+  'recipe.step_end': {
+    ru: 'Укажите что-то одно: длительность шага или температуру в толще продукта.',
+    en: 'Set exactly one of the step duration and the core temperature.',
+  },
+  'recipe.core_probe': {
+    ru: 'У этого оборудования нет щупа: шаг заканчивается только по времени.',
+    en: 'This equipment has no core probe: a step can only end after a time.',
+  },
+  'recipe.image': {
+    ru: 'Изображение не найдено: загрузите его ещё раз.',
+    en: 'The image was not found: upload it again.',
+  },
+  'recipe.set_type': {
+    ru: 'Набор для другого типа оборудования: рецепт можно добавить только в набор своего типа.',
+    en: 'A set for another type of equipment: a recipe joins only sets of its own type.',
+  },
+  'recipe.set_recipe_type': {
+    ru: 'Рецепт для другого типа оборудования: в наборе только рецепты его типа.',
+    en: 'A recipe for another type of equipment: a set holds recipes of its own type only.',
+  },
+  'recipe.deployed': {
+    ru: 'Рецепт установлен на устройства ({count}): сначала удалите его с них.',
+    en: 'The recipe is installed on devices ({count}): remove it from them first.',
+  },
+  'recipe.type_deployed': {
+    ru: 'Рецепт установлен на устройства ({count}): тип оборудования изменить нельзя.',
+    en: 'The recipe is installed on devices ({count}): its type of equipment cannot change.',
+  },
+  'recipe.set_type_held': {
+    ru: 'Набор установлен на устройства ({count}): тип оборудования изменить нельзя.',
+    en: 'The set is installed on devices ({count}): its type of equipment cannot change.',
+  },
+  'recipe.copy_name': { ru: '{name} (копия)', en: '{name} (copy)' },
+  'deploy.no_controller': {
+    ru: 'У оборудования нет контроллера: рецепты загружаются только на умное оборудование с идентификатором контроллера.',
+    en: 'This equipment has no controller: recipes go only to smart equipment with a controller id.',
+  },
+  'deploy.type_mismatch': {
+    ru: 'Рецепты для другого типа оборудования.',
+    en: 'These recipes are for another type of equipment.',
+  },
+  'deploy.capacity': {
+    ru: 'Оборудование хранит не больше {max} программ.',
+    en: 'This equipment holds at most {max} programs.',
+  },
+  'deploy.one_device': {
+    ru: 'Выберите программы одного устройства.',
+    en: 'Choose programs of one device.',
+  },
+  'deploy.outdated': {
+    ru: 'Рецепт изменился после загрузки на устройство: загрузите его снова, чтобы получить файл.',
+    en: 'The recipe has changed since it was deployed: deploy it again to get its file.',
+  },
   'image.missing': { ru: 'Выберите файл изображения.', en: 'Choose an image file.' },
 } as const satisfies Record<string, Record<Locale, string>>;
 

@@ -235,6 +235,8 @@ export const crcFileSchema = z.object({
 /** `GET /api/devices/{id}/get_upload_status`: counts per state, and each bind. */
 export const uploadStatusSchema = z.object({
   device_id: z.number().int(),
+  /** The set the device holds (`devices.recipe_set_id`), or null. */
+  set_id: z.number().int().nullable(),
   counts: z.record(z.enum(UPLOAD_STATES), z.number().int()),
   binds: z.array(recipeBindSchema),
 });

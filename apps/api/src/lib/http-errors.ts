@@ -25,6 +25,11 @@ export class FieldValidationError extends Error {
     readonly fields: Record<string, MessageKey[]>,
     /** Placeholder values of messages that have some (`image.too_large` → `{max}`). */
     readonly params: Partial<Record<MessageKey, MessageParams>> = {},
+    /**
+     * Placeholder values of one field's messages, over `params`: the same message with other
+     * values on another field (`steps.0.temperature` and `steps.2.temperature`, two ranges).
+     */
+    readonly fieldParams: Record<string, MessageParams> = {},
   ) {
     super('validation failed');
     this.name = 'FieldValidationError';

@@ -66,7 +66,7 @@ function handleError(
     const errors = Object.fromEntries(
       Object.entries(error.fields).map(([field, keys]) => [
         field,
-        keys.map((key) => t(key, error.params[key])),
+        keys.map((key) => t(key, { ...error.params[key], ...error.fieldParams[field] })),
       ]),
     );
     return send(reply, 422, { message: t('validation.failed'), errors });

@@ -19,7 +19,8 @@ export interface IngestRoutesOptions {
   onMessage?: (counts: { accepted: number; duplicates: number; rejected: number }) => void;
 }
 
-function bearer(request: FastifyRequest): string | undefined {
+/** The device credential of `Authorization: Bearer …`, when there is one of a sane length. */
+export function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header?.startsWith('Bearer ')) return undefined;
   const token = header.slice('Bearer '.length).trim();

@@ -41,6 +41,8 @@ export interface EmbeddedBrokerOptions {
   saveStatus: (device: GatewayDevice, status: string) => Promise<void>;
   /** How often connected devices' credentials are checked again (rotated or deleted → cut off). */
   revalidateMs?: number;
+  /** Told when a device can take commands: connected and subscribed to its `cmd` topic. */
+  onCommandReady?: (controllerId: string) => void;
 }
 
 export class PortInUseError extends Error {
@@ -104,6 +106,17 @@ export class EmbeddedBroker {
       if (device) embedded.devices.set(client.id, { client, device });
       options.stats.connectedDevices = embedded.devices.size;
     });
+    // After the CONNACK. A persistent session's subscription is restored by then, with no SUBSCRIBE.
+    broker.on('clientReady', (client) => {
+      if (embedded.signedIn.has(client) && embedded.canCommand(client.id))
+        options.onCommandReady?.(client.id);
+    });
+    broker.on('subscribe', (subscriptions, client) => {
+      const device = embedded.signedIn.get(client);
+      const topic = device?.controllerId ? deviceTopic(device.controllerId, COMMAND_CHANNEL) : undefined;
+      if (topic && subscriptions.some((sub) => sub.topic === topic && sub.qos < 0x80))
+        options.onCommandReady?.(client.id);
+    });
     broker.on('clientDisconnect', (client) => {
       if (embedded.devices.get(client.id)?.client === client) embedded.devices.delete(client.id);
       options.stats.connectedDevices = embedded.devices.size;
@@ -131,6 +144,15 @@ export class EmbeddedBroker {
   /** The port it listens on (useful with port 0). */
   get port(): number {
     return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Whether the device is connected and subscribed to its `cmd` topic, so a command reaches it. */
+  canCommand(controllerId: string): boolean {
+    const client = this.devices.get(controllerId)?.client;
+    if (!client?.connected) return false;
+    // aedes keeps a client's subscriptions by topic (restored ones too); its types do not say so.
+    const { subscriptions } = client as unknown as { subscriptions?: Record<string, unknown> };
+    return deviceTopic(controllerId, COMMAND_CHANNEL) in (subscriptions ?? {});
   }
 
   /** Sends a command to a connected device (QoS 1); false when it is not connected. */

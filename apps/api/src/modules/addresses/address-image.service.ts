@@ -1,10 +1,10 @@
-import { ADDRESS_IMAGE_MAX_BYTES } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { notFound } from '../../lib/http-errors.js';
+import { checkedImageType } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
-import { sniffImageType, type AddressImageStore } from './address-image.js';
+import type { AddressImageStore } from './address-image.js';
 import { addressExists, findAddressImage, swapAddressImage } from './addresses.repository.js';
 
 export interface AddressImageDeps {
@@ -13,14 +13,6 @@ export interface AddressImageDeps {
   /** Where a file that could not be removed after the database changed is reported. */
   log: FastifyBaseLogger;
 }
-
-const MEGABYTE = 1024 * 1024;
-export const imageTooLarge = () =>
-  new FieldValidationError(
-    { image: ['image.too_large'] },
-    { 'image.too_large': { max: ADDRESS_IMAGE_MAX_BYTES / MEGABYTE } },
-  );
-export const imageMissing = () => new FieldValidationError({ image: ['image.missing'] });
 
 /** Attempts at the compare-and-set of the image columns before giving up on a storm of uploads. */
 const SWAP_ATTEMPTS = 5;
@@ -39,10 +31,7 @@ export async function replaceAddressImage(
   // Another organisation's address is a 404 whatever was uploaded to it.
   if (!(await addressExists(deps.db, organisationId, addressId))) throw notFound();
   const bytes = await readUpload();
-  if (bytes.length === 0) throw imageMissing();
-  if (bytes.length > ADDRESS_IMAGE_MAX_BYTES) throw imageTooLarge();
-  const type = sniffImageType(bytes);
-  if (!type) throw new FieldValidationError({ image: ['image.type'] });
+  const type = checkedImageType(bytes);
 
   const file = await deps.images.save(bytes, type);
   try {

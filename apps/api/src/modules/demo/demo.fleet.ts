@@ -99,7 +99,8 @@ export async function startDemoFleet(options: {
     live = startSimulator({
       devices,
       ...(broker
-        ? { transport: 'mqtt' as const, mqttUrl: `mqtt://127.0.0.1:${broker.port}` }
+        ? // Over MQTT they also take recipe deliveries, downloading the files over HTTP.
+          { transport: 'mqtt' as const, mqttUrl: `mqtt://127.0.0.1:${broker.port}`, httpUrl: options.httpUrl }
         : { transport: 'http' as const, httpUrl: options.httpUrl }),
       intervalMs: LIVE_INTERVAL_MS,
       logger,
