@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
 import { countOrganisations } from '../organisations/organisations.repository.js';
 import { findUserByEmail } from '../users/users.repository.js';
+import { seedDemoRecipes } from './demo.recipes.js';
 import { seedFleet } from './fleet.seed.js';
 
 /** The demo login printed by `npm start` and shown in the README. */
@@ -26,6 +27,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
     },
   });
   await seedFleet(db, organisationId, DEMO_FLEET);
+  await seedDemoRecipes(db, organisationId);
   return true;
 }
 
