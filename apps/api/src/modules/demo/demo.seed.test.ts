@@ -27,7 +27,11 @@ describe('the demo organisation', () => {
     const addresses = await empty.handle.db.selectFrom('addresses').select('id').execute();
     expect(devices).toHaveLength(DEMO_FLEET.devices);
     expect(addresses).toHaveLength(DEMO_FLEET.addresses);
-    const recipes = await empty.handle.db.selectFrom('recipes').select(['name', 'crc']).execute();
+    const recipes = await empty.handle.db
+      .selectFrom('recipes')
+      .select(['name', 'crc'])
+      .orderBy('id')
+      .execute();
     expect(recipes.map((r) => r.name)).toEqual(['Курица гриль', 'Овощи на пару', 'Круассаны', 'Лосось']);
     expect(recipes.every((r) => /^[0-9a-f]{8}$/.test(r.crc))).toBe(true);
     const sets = await empty.handle.db.selectFrom('recipe_set_recipes').select('recipe_id').execute();
