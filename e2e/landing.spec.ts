@@ -4,7 +4,7 @@ import { expect, logins, signInWithForm, test, urlWithPath, type Login } from '.
 // first module's page, else no_access.
 const cases: { who: string; login: Login; path: string; heading?: string }[] = [
   { who: 'the admin', login: logins.admin, path: '/account/dashboard', heading: 'Главная' },
-  // The recipes screen is a later issue: its path shows the not-found page inside the account frame.
+  // A recipes-only user lands on the recipes list, the page of their first (and only) module.
   { who: 'the recipes-only user', login: logins.recipes, path: '/account/recipes' },
   {
     who: 'the user without modules',

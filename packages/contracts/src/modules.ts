@@ -23,6 +23,11 @@ export type ModuleSlug = (typeof MODULE_SLUGS)[number];
  * holders may read the devices and device types lists, and get live device updates.
  */
 export const DEVICE_VIEWING_MODULES: readonly ModuleSlug[] = ['dashboard', 'devices', 'telemetry'];
+/**
+ * Who may read the devices and device types lists: those modules, and `recipes` (a recipe is
+ * written for a device type and deployed to devices).
+ */
+export const DEVICE_LIST_MODULES: readonly ModuleSlug[] = [...DEVICE_VIEWING_MODULES, 'recipes'];
 /** Sidebar labels exactly as SPEC §2 gives them (Russian), with the English translation. */
 export const MODULE_LABELS: Record<ModuleSlug, { ru: string; en: string }> = {
   dashboard: { ru: 'Главная', en: 'Dashboard' },

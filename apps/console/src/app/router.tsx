@@ -166,6 +166,38 @@ export const router = createBrowserRouter([
             ],
           },
           {
+            path: 'recipes',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Recipes' } satisfies RouteHandle,
+                lazy: page(() => import('../features/recipes/routes/recipes-page'), 'RecipesPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Add recipe' } satisfies RouteHandle,
+                lazy: page(() => import('../features/recipes/routes/recipe-add-page'), 'RecipeAddPage'),
+              },
+              // The sets list is a view of the recipes list, as the groups are of the devices list.
+              { path: 'sets', loader: () => redirect(paths.account.recipes.sets) },
+              {
+                path: 'sets/add',
+                handle: { title: 'Add recipe set' } satisfies RouteHandle,
+                lazy: page(() => import('../features/recipes/routes/set-add-page'), 'SetAddPage'),
+              },
+              {
+                path: 'sets/:id',
+                handle: { title: 'Recipe set' } satisfies RouteHandle,
+                lazy: page(() => import('../features/recipes/routes/set-page'), 'SetPage'),
+              },
+              {
+                path: ':id',
+                handle: { title: 'Recipe' } satisfies RouteHandle,
+                lazy: page(() => import('../features/recipes/routes/recipe-page'), 'RecipePage'),
+              },
+            ],
+          },
+          {
             path: 'device_event_templates',
             children: [
               {

@@ -29,8 +29,10 @@ export const paths = {
       list: '/account/devices',
       add: '/account/devices/add',
       /** A device's page; `tab` opens one of its views (`connection` by default). */
-      detail: (id: number, tab?: 'connection' | 'dashboard' | 'problems' | 'service' | 'settings') =>
-        tab === undefined ? `/account/devices/${id}` : `/account/devices/${id}?tab=${tab}`,
+      detail: (
+        id: number,
+        tab?: 'connection' | 'dashboard' | 'problems' | 'recipes' | 'service' | 'settings',
+      ) => (tab === undefined ? `/account/devices/${id}` : `/account/devices/${id}?tab=${tab}`),
       /** The groups list: a view of the devices list (docs/places-and-equipment.md). */
       groups: '/account/devices?view=groups',
       groupAdd: '/account/devices/groups/add',
@@ -54,6 +56,16 @@ export const paths = {
           ? '/account/device_event_templates/events/add'
           : `/account/device_event_templates/events/add?device=${deviceId}`,
       event: (id: number) => `/account/device_event_templates/events/${id}`,
+    },
+    /** Recipes and recipe sets (SPEC §2). */
+    recipes: {
+      list: '/account/recipes',
+      add: '/account/recipes/add',
+      detail: (id: number) => `/account/recipes/${id}`,
+      /** The sets list: a view of the recipes page, as the groups are of the devices page. */
+      sets: '/account/recipes?view=sets',
+      setAdd: '/account/recipes/sets/add',
+      set: (id: number) => `/account/recipes/sets/${id}`,
     },
     /**
      * The telemetry page (`tab`: `telemetry` by default, or `notifications`); with devices and a

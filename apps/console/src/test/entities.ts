@@ -1,4 +1,15 @@
-import type { Address, Device, DeviceEvent, DeviceEventTemplate, DeviceType, Room } from '@kontrol/contracts';
+import type {
+  Address,
+  Device,
+  DeviceEvent,
+  DeviceEventTemplate,
+  DeviceType,
+  Recipe,
+  RecipeBind,
+  RecipeSet,
+  RecipeStep,
+  Room,
+} from '@kontrol/contracts';
 
 /**
  * Entities as the API answers them, for the console's tests: one of each with plain defaults (a
@@ -120,6 +131,81 @@ export function buildDeviceEvent(overrides: Partial<DeviceEvent> = {}): DeviceEv
     acknowledged: null,
     created_by: null,
     created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** A combi-oven recipe of two timed steps (convection, then combination), in no set. */
+export function buildRecipe(overrides: Partial<Recipe> = {}): Recipe {
+  const steps: RecipeStep[] = overrides.steps ?? [
+    {
+      mode: 'convection',
+      temperature: 180,
+      humidity: null,
+      fan_speed: 3,
+      duration_seconds: 600,
+      core_temperature: null,
+      prompt: null,
+    },
+    {
+      mode: 'combination',
+      temperature: 160,
+      humidity: 60,
+      fan_speed: 2,
+      duration_seconds: 900,
+      core_temperature: null,
+      prompt: 'Переверните',
+    },
+  ];
+  return {
+    id: 1,
+    name: 'Курица гриль',
+    device_type_id: 1,
+    category: 'Птица',
+    description: null,
+    image: null,
+    image_url: null,
+    steps,
+    version: 1,
+    crc: '0a1b2c3d',
+    duration_seconds: steps.reduce((total, step) => total + (step.duration_seconds ?? 0), 0),
+    set_ids: [],
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** A combi-oven set holding no recipe. */
+export function buildRecipeSet(overrides: Partial<RecipeSet> = {}): RecipeSet {
+  return {
+    id: 1,
+    name: 'Обеды',
+    description: null,
+    device_type_id: 1,
+    recipe_ids: [],
+    crc: '1f2e3d4c',
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** Recipe 1 of set 1 on device 1, installed at version 1. */
+export function buildRecipeBind(overrides: Partial<RecipeBind> = {}): RecipeBind {
+  return {
+    id: 1,
+    device_id: 1,
+    recipe_id: 1,
+    set_id: 1,
+    version: 1,
+    crc: '0a1b2c3d',
+    state: 'installed',
+    error: null,
+    reported_crc: '0a1b2c3d',
+    attempts: 1,
+    outdated: false,
     updated_at: STAMP,
     ...overrides,
   };

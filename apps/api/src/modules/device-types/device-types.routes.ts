@@ -4,7 +4,7 @@ import {
   type DeviceTypeSlug,
   type Locale,
   type TelemetryKind,
-  DEVICE_VIEWING_MODULES,
+  DEVICE_LIST_MODULES,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -29,7 +29,7 @@ export async function deviceTypesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/devices/types/', {
-    config: { access: DEVICE_VIEWING_MODULES },
+    config: { access: DEVICE_LIST_MODULES },
     schema: {
       tags: ['devices'],
       summary: 'Device types, named in the language of the request, in display order',

@@ -4,7 +4,7 @@ import {
   devicesListQuerySchema,
   deviceWithCredentialSchema,
   pagedSchema,
-  DEVICE_VIEWING_MODULES,
+  DEVICE_LIST_MODULES,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -46,7 +46,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/devices/', {
-    config: { access: DEVICE_VIEWING_MODULES },
+    config: { access: DEVICE_LIST_MODULES },
     schema: {
       tags,
       summary:

@@ -2,9 +2,14 @@ import type { ModuleSlug } from '@kontrol/contracts';
 
 /**
  * Holders of any of these may read the devices and their types: the contracts'
- * DEVICE_VIEWING_MODULES, written out so that this file (in the first bundle) imports nothing.
+ * DEVICE_LIST_MODULES, written out so that this file (in the first bundle) imports nothing.
  */
-export const DEVICE_VIEWERS = ['dashboard', 'devices', 'telemetry'] as const satisfies readonly ModuleSlug[];
+export const DEVICE_VIEWERS = [
+  'dashboard',
+  'devices',
+  'telemetry',
+  'recipes',
+] as const satisfies readonly ModuleSlug[];
 
 /**
  * The reference lists read with a plain GET (SPEC §1, §7): their address under `/api` and the

@@ -5,17 +5,19 @@ import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { statusOf } from '../../../lib/api-errors';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
+import { useCurrentUser } from '../../auth/use-current-user';
 import { useDevice } from '../api/get-device';
 import { ConnectionPanel } from '../components/connection-panel';
 import { DashboardPanel } from '../components/dashboard-panel';
 import { DeviceStatus } from '../components/device-status';
 import { ProblemsPanel } from '../components/problems-panel';
+import { RecipesPanel } from '../components/recipes-panel';
 import { ServicePanel } from '../components/service-panel';
 import { SettingsPanel } from '../components/settings-panel';
 import { useNow } from '../components/use-now';
 import { useEquipmentReferences } from '../use-equipment-references';
 
-const TABS = ['connection', 'dashboard', 'problems', 'service', 'settings'] as const;
+const TABS = ['connection', 'dashboard', 'problems', 'recipes', 'service', 'settings'] as const;
 type Tab = (typeof TABS)[number];
 
 /** A route id of digits only, as a number; anything else is no device. */
@@ -24,8 +26,8 @@ export function parseId(value: string | undefined): number | null {
 }
 
 /**
- * `/account/devices/{id}`: the device's views of SPEC §1 that exist so far: Connection, Dashboard,
- * Problems, Service and Settings (`?tab=`); the recipes view joins with its issue.
+ * `/account/devices/{id}`: the device's views of SPEC §1: Connection, Dashboard, Problems, Recipes
+ * (types that take recipes, for holders of the `recipes` module), Service and Settings (`?tab=`).
  */
 export function DevicePage() {
   const { t } = useTranslation();
@@ -34,7 +36,15 @@ export function DevicePage() {
   const { data: device, isPending, error } = useDevice(id ?? 0);
   const now = useNow();
   const { types } = useEquipmentReferences();
-  const tab: Tab = (TABS as readonly string[]).includes(params.tab) ? (params.tab as Tab) : 'connection';
+  const user = useCurrentUser();
+  const type = types.find((one) => one.id === device?.type_id);
+  // Recipes are for the types that hold programs, and their calls need the `recipes` module.
+  const hasRecipes =
+    type?.program_capacity != null && user.acl_modules.some((module) => module.slug === 'recipes');
+  const requested: Tab = (TABS as readonly string[]).includes(params.tab)
+    ? (params.tab as Tab)
+    : 'connection';
+  const tab: Tab = requested === 'recipes' && !hasRecipes ? 'connection' : requested;
 
   const back = (
     <Anchor component={Link} to={paths.account.devices.list} size="sm">
@@ -70,6 +80,7 @@ export function DevicePage() {
           <Tabs.Tab value="connection">{t('Connection')}</Tabs.Tab>
           <Tabs.Tab value="dashboard">{t('Overview')}</Tabs.Tab>
           <Tabs.Tab value="problems">{t('Problems')}</Tabs.Tab>
+          {hasRecipes && <Tabs.Tab value="recipes">{t('Recipes')}</Tabs.Tab>}
           <Tabs.Tab value="service">{t('Service')}</Tabs.Tab>
           <Tabs.Tab value="settings">{t('Settings')}</Tabs.Tab>
         </Tabs.List>
@@ -78,7 +89,7 @@ export function DevicePage() {
         </Tabs.Panel>
         <Tabs.Panel value="dashboard">
           {device.is_smart ? (
-            <DashboardPanel device={device} type={types.find((type) => type.id === device.type_id)} />
+            <DashboardPanel device={device} type={type} />
           ) : (
             <Text size="sm">
               {t(
@@ -90,6 +101,11 @@ export function DevicePage() {
         <Tabs.Panel value="problems">
           <ProblemsPanel device={device} />
         </Tabs.Panel>
+        {hasRecipes && (
+          <Tabs.Panel value="recipes">
+            <RecipesPanel device={device} type={type} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="service">
           <ServicePanel device={device} />
         </Tabs.Panel>

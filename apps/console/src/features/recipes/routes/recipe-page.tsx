@@ -1,0 +1,111 @@
+import { Alert, Anchor, Button, Divider, Group, Stack, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDeleteButton } from '../../../components/confirm-delete';
+import { FormFailure } from '../../../components/form-failure';
+import { PageLoader } from '../../../components/page-loader';
+import { paths } from '../../../config/paths';
+import { statusOf, toApiFailure } from '../../../lib/api-errors';
+import { useDeleteRecipe } from '../api/delete-recipe';
+import { useDuplicateRecipe } from '../api/duplicate-recipe';
+import { useRecipe } from '../api/get-recipe';
+import { useUpdateRecipe } from '../api/update-recipe';
+import { parseId } from '../components/parse-id';
+import { RecipeForm } from '../components/recipe-form';
+import { useRecipeReferences } from '../use-recipe-references';
+
+/** `/account/recipes/{id}`: the recipe editor, copying the recipe, and deleting it. */
+export function RecipePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const id = parseId(useParams().id);
+  const { data: recipe, isPending, error } = useRecipe(id ?? 0);
+  const { recipes, sets, types } = useRecipeReferences();
+  const update = useUpdateRecipe(id ?? 0);
+  const remove = useDeleteRecipe();
+  const duplicate = useDuplicateRecipe();
+  const [saved, setSaved] = useState(false);
+
+  const back = (
+    <Anchor component={Link} to={paths.account.recipes.list} size="sm">
+      ← {t('All recipes')}
+    </Anchor>
+  );
+  if (id === null || (!recipe && statusOf(error) === 404)) {
+    return (
+      <Stack gap="md">
+        <Alert color="gray" title={t('Recipe not found')}>
+          {t('It may have been deleted, or the link may be mistyped.')}
+        </Alert>
+        {back}
+      </Stack>
+    );
+  }
+  if (!recipe) {
+    if (isPending) return <PageLoader inline />;
+    return (
+      <Stack gap="md">
+        <Alert color="red" role="alert">
+          {t('The recipe could not be loaded. Please try again later.')}
+        </Alert>
+        {back}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        {back}
+        <Button
+          variant="default"
+          size="compact-sm"
+          loading={duplicate.isPending}
+          onClick={() =>
+            duplicate.mutate(recipe.id, {
+              onSuccess: (copy) => void navigate(paths.account.recipes.detail(copy.id)),
+            })
+          }
+        >
+          {t('Duplicate')}
+        </Button>
+      </Group>
+      {duplicate.isError && <FormFailure failure={toApiFailure(duplicate.error)} fields={[]} />}
+      <Title order={2}>{recipe.name}</Title>
+      {saved && (
+        <Alert color="green" role="status">
+          {t('Saved.')}
+        </Alert>
+      )}
+      <RecipeForm
+        // A recipe saved elsewhere (or this one after saving) starts the form afresh.
+        key={`${recipe.id}-${recipe.updated_at}`}
+        recipe={recipe}
+        types={types}
+        sets={sets}
+        recipes={recipes}
+        submit={(body) => {
+          setSaved(false);
+          return update.mutateAsync(body);
+        }}
+        onSuccess={() => setSaved(true)}
+        submitLabel={t('Save')}
+      />
+      <Divider />
+      <div>
+        <ConfirmDeleteButton
+          label={t('Delete the recipe')}
+          title={t('Delete the recipe «{{name}}»?', { name: recipe.name })}
+          message={t(
+            'It leaves its sets. A recipe installed on devices cannot be deleted. This cannot be undone.',
+          )}
+          onConfirm={async () => {
+            await remove.mutateAsync(recipe.id);
+            await navigate(paths.account.recipes.list, { replace: true });
+          }}
+        />
+      </div>
+    </Stack>
+  );
+}
