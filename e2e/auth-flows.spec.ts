@@ -1,13 +1,7 @@
 import { runCli } from '../bench/lib/server.mjs';
-import { expect, logins, signInWithForm, test, urlWithPath } from './support/fixtures';
+import { databaseUrl, expect, logins, signInWithForm, test, urlWithPath } from './support/fixtures';
 
 // The guest pages submitted for real against the API, and the SPEC §4 auth_token link.
-
-function databaseUrl(): string {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
-  return url;
-}
 
 test('a one-time auth_token link signs in once, then says it has expired', async ({ page }) => {
   const output = runCli(['user:login-link', '--email', logins.admin.email], { databaseUrl: databaseUrl() });

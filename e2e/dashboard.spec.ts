@@ -1,7 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
-import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/fixtures';
+import {
+  databaseUrl,
+  expect,
+  expectNoAxeViolations,
+  postCreated,
+  signInWithApi,
+  test,
+  urlWithPath,
+} from './support/fixtures';
 
 /**
  * The dashboard (docs/dashboard.md) in a real browser, in Russian: an organisation of this spec's
@@ -12,23 +19,7 @@ import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/f
  * nothing to fix on the dashboard, the filtered list or the problems view.
  */
 
-function databaseUrl(): string {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
-  return url;
-}
-
 const MINUTE = 60_000;
-
-/** A state-changing API call in the page's session (X-XSRF-TOKEN as the console sends it). */
-async function post<T>(page: Page, url: string, data: unknown): Promise<T> {
-  const response = await page.request.post(url, {
-    data,
-    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
-  });
-  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
-  return ((await response.json()) as { data: T }).data;
-}
 
 /** An hour of an oven heating, one sample a minute, ending now (docs/device-protocol.md). */
 async function sendSamples(request: APIRequestContext, credential: string, now: number) {
@@ -44,17 +35,6 @@ async function sendSamples(request: APIRequestContext, credential: string, now: 
     headers: { Authorization: `Bearer ${credential}` },
   });
   expect(response.status(), await response.text()).toBe(202);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => ({
-      id: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    })),
-  ).toEqual([]);
 }
 
 /** A counter of the dashboard: a link whose text is its label and its number. */
@@ -87,14 +67,14 @@ test.describe('the dashboard', () => {
     let silentId = 0;
 
     await test.step('two smart ovens, one of them sending samples, and a fryer without a controller', async () => {
-      const address = await post<{ id: number }>(page, '/api/addresses/', {
+      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
         name: `Кафе ${unique}`,
         full_address: 'Казань, ул. Баумана, 1',
         city: 'Казань',
         time_zone: 'Europe/Moscow',
         work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
       });
-      const room = await post<{ id: number }>(page, '/api/rooms/', {
+      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
         name: 'Горячий цех',
         address_id: address.id,
       });
@@ -106,19 +86,23 @@ test.describe('the dashboard', () => {
         if (!type) throw new Error(`no ${slug} device type`);
         return type.id;
       };
-      const working = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+      const working = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
         name: names.working,
         type_id: typeId('combi_oven'),
         room_id: room.id,
         controller_id: `kw${unique}`,
       });
-      const silent = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+      const silent = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
         name: names.silent,
         type_id: typeId('combi_oven'),
         room_id: room.id,
         controller_id: `ks${unique}`,
       });
-      await post(page, '/api/devices/', { name: names.fryer, type_id: typeId('fryer'), room_id: room.id });
+      await postCreated(page, '/api/devices/', {
+        name: names.fryer,
+        type_id: typeId('fryer'),
+        room_id: room.id,
+      });
       if (!working.credential || !silent.credential)
         throw new Error('a smart device came without its credential');
       silentCredential = silent.credential;

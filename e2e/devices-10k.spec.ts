@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { runCli, seedFixtures, type Fixtures, type Login } from '../bench/lib/server.mjs';
-import { expect, signInWithApi, test } from './support/fixtures';
+import { databaseUrl, expect, signInWithApi, test } from './support/fixtures';
 
 /**
  * Issue #4, "staying fast with 10 000 devices" (docs/places-and-equipment.md): the devices list of
@@ -16,12 +16,6 @@ import { expect, signInWithApi, test } from './support/fixtures';
 const FLEET = 10_000;
 /** A generous bound on the rows one screen of a virtualised table renders (plus 2 × 10 overscan). */
 const WINDOW = 100;
-
-function databaseUrl(): string {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
-  return url;
-}
 
 /** Numbers as the console may print them: `10000`, or with a (narrow) no-break space, `10 000`. */
 function count(value: number): string {

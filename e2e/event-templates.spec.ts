@@ -1,7 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
-import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/fixtures';
+import {
+  databaseUrl,
+  expect,
+  expectNoAxeViolations,
+  postCreated,
+  signInWithApi,
+  test,
+  urlWithPath,
+} from './support/fixtures';
 
 /**
  * Current templates and device events (docs/events.md) in a real browser, in Russian: an
@@ -12,23 +19,7 @@ import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/f
  * list, the editor or the events tab.
  */
 
-function databaseUrl(): string {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
-  return url;
-}
-
 const MINUTE = 60_000;
-
-/** A state-changing API call in the page's session (X-XSRF-TOKEN as the console sends it). */
-async function post<T>(page: Page, url: string, data: unknown): Promise<T> {
-  const response = await page.request.post(url, {
-    data,
-    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
-  });
-  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
-  return ((await response.json()) as { data: T }).data;
-}
 
 /** Two hours of an oven heating at about 30 A, one sample a minute (docs/device-protocol.md). */
 async function sendSamples(request: APIRequestContext, credential: string, now: number) {
@@ -44,17 +35,6 @@ async function sendSamples(request: APIRequestContext, credential: string, now: 
     headers: { Authorization: `Bearer ${credential}` },
   });
   expect(response.status(), await response.text()).toBe(202);
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => ({
-      id: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    })),
-  ).toEqual([]);
 }
 
 test.describe('current templates and device events', () => {
@@ -77,14 +57,14 @@ test.describe('current templates and device events', () => {
     await signInWithApi(page, org.admin);
 
     await test.step('a smart oven with two hours of samples', async () => {
-      const address = await post<{ id: number }>(page, '/api/addresses/', {
+      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
         name: `Кафе ${unique}`,
         full_address: 'Казань, ул. Баумана, 1',
         city: 'Казань',
         time_zone: 'Europe/Moscow',
         work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
       });
-      const room = await post<{ id: number }>(page, '/api/rooms/', {
+      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
         name: 'Горячий цех',
         address_id: address.id,
       });
@@ -93,7 +73,7 @@ test.describe('current templates and device events', () => {
       };
       const combi = types.data.data.find((type) => type.slug === 'combi_oven');
       if (!combi) throw new Error('no combi_oven device type');
-      const device = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+      const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
         name: deviceName,
         type_id: combi.id,
         room_id: room.id,

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
-import { expect, logins, signInWithApi, test, urlWithPath } from './support/fixtures';
+import { databaseUrl, expect, logins, signInWithApi, test, urlWithPath } from './support/fixtures';
 
 /**
  * Issue #4 in a real browser: an address with its work time and image, a room in it, a smart
@@ -9,12 +9,6 @@ import { expect, logins, signInWithApi, test, urlWithPath } from './support/fixt
  * admin of an organisation of this spec's own (seeded here, so no other spec sees its places).
  * Texts: apps/console/src/locales/ru/translation.json, packages/contracts/src/messages.ts.
  */
-
-function databaseUrl(): string {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
-  return url;
-}
 
 /** A real 1×1 PNG (one opaque pixel): the server recognises PNG by its first bytes. */
 const ONE_PIXEL_PNG = Buffer.from(

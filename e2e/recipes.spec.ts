@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { startSimulator, type Simulator } from '@kontrol/simulator';
-import type { BrowserContext, Page } from '@playwright/test';
+import type { BrowserContext } from '@playwright/test';
 import { freePort, seedFixtures, startServer, type Fixtures } from '../bench/lib/server.mjs';
-import { expect, signInWithApi, test, xsrfToken } from './support/fixtures';
+import { expect, expectNoAxeViolations, postCreated, signInWithApi, test } from './support/fixtures';
 
 /**
  * Recipes, sets and their deployment (docs/recipes.md) in a real browser, in Russian, down to a
@@ -23,27 +22,6 @@ const deviceName = `Пароконвектомат ${unique}`;
 const controllerId = `kr${unique}`;
 const recipeName = `Курица с овощами ${unique}`;
 const setName = `Обеды ${unique}`;
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => ({
-      id: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    })),
-  ).toEqual([]);
-}
-
-/** A state-changing API call in the page's session (X-XSRF-TOKEN as the console sends it). */
-async function post<T>(page: Page, url: string, data: unknown): Promise<T> {
-  const response = await page.request.post(url, {
-    data,
-    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
-  });
-  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
-  return ((await response.json()) as { data: T }).data;
-}
 
 test.describe('recipes, sets and their deployment', () => {
   // A server of its own, the device's connection and the first load of the pages on a loaded machine.
@@ -73,14 +51,14 @@ test.describe('recipes, sets and their deployment', () => {
     await signInWithApi(page, org.admin);
 
     await test.step('a smart combi oven, played by the simulator over MQTT', async () => {
-      const address = await post<{ id: number }>(page, '/api/addresses/', {
+      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
         name: `Кафе ${unique}`,
         full_address: 'Самара, ул. Куйбышева, 1',
         city: 'Самара',
         time_zone: 'Europe/Samara',
         work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
       });
-      const room = await post<{ id: number }>(page, '/api/rooms/', {
+      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
         name: 'Горячий цех',
         address_id: address.id,
       });
@@ -89,7 +67,7 @@ test.describe('recipes, sets and their deployment', () => {
       };
       const combi = types.data.data.find((type) => type.slug === 'combi_oven');
       if (!combi) throw new Error('no combi_oven device type');
-      const device = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+      const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
         name: deviceName,
         type_id: combi.id,
         room_id: room.id,

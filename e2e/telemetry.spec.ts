@@ -1,8 +1,15 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
-import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/fixtures';
+import {
+  databaseUrl,
+  expect,
+  expectNoAxeViolations,
+  postCreated,
+  signInWithApi,
+  test,
+  urlWithPath,
+} from './support/fixtures';
 
 /**
  * The telemetry page (docs/telemetry.md, "The telemetry page") in a real browser, in Russian: an
@@ -12,25 +19,9 @@ import { expect, signInWithApi, test, urlWithPath, xsrfToken } from './support/f
  * axe finds nothing to fix on either tab.
  */
 
-function databaseUrl(): string {
-  const url = process.env.E2E_DATABASE_URL;
-  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
-  return url;
-}
-
 const CSV_HEADER =
   'device_id,device,time,current_a,temperature_c,door_open,state,program,error_code,core_temperature_c,humidity_pct';
 const MINUTE = 60_000;
-
-/** A state-changing API call in the page's session (X-XSRF-TOKEN as the console sends it). */
-async function post<T>(page: Page, url: string, data: unknown): Promise<T> {
-  const response = await page.request.post(url, {
-    data,
-    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
-  });
-  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
-  return ((await response.json()) as { data: T }).data;
-}
 
 /** Three hours of a working oven, one sample a minute, sent as a device does (docs/device-protocol.md). */
 async function sendSamples(request: APIRequestContext, credential: string, now: number) {
@@ -63,17 +54,6 @@ async function sendOne(request: APIRequestContext, credential: string, ts: numbe
   expect(response.status(), await response.text()).toBe(202);
 }
 
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => ({
-      id: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.target.join(' ')),
-    })),
-  ).toEqual([]);
-}
-
 test.describe('the telemetry page', () => {
   // Building the organisation, ingesting and the first load of the page on a loaded machine.
   test.describe.configure({ timeout: 90_000 });
@@ -94,14 +74,14 @@ test.describe('the telemetry page', () => {
     await signInWithApi(page, org.admin);
 
     await test.step('a smart oven with three hours of samples', async () => {
-      const address = await post<{ id: number }>(page, '/api/addresses/', {
+      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
         name: `Кафе ${unique}`,
         full_address: 'Екатеринбург, ул. Вайнера, 9',
         city: 'Екатеринбург',
         time_zone: 'Asia/Yekaterinburg',
         work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
       });
-      const room = await post<{ id: number }>(page, '/api/rooms/', {
+      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
         name: 'Горячий цех',
         address_id: address.id,
       });
@@ -110,7 +90,7 @@ test.describe('the telemetry page', () => {
       };
       const combi = types.data.data.find((type) => type.slug === 'combi_oven');
       if (!combi) throw new Error('no combi_oven device type');
-      const device = await post<{ id: number; credential: string | null }>(page, '/api/devices/', {
+      const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
         name: deviceName,
         type_id: combi.id,
         room_id: room.id,

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import type { Fixtures, Login } from '../../bench/lib/server.mjs';
 
@@ -135,4 +136,33 @@ export async function chooseLanguage(page: Page, language: 'ru' | 'en') {
   if (id && !(await radio.isVisible())) await page.locator(`label[for="${id}"]`).click();
   else await radio.check();
   await expect(radio).toBeChecked();
+}
+
+/** The e2e database (global-setup.ts sets it); the specs seed their own fixtures into it. */
+export function databaseUrl(): string {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set: run the specs through `npm run test:e2e`');
+  return url;
+}
+
+/** A creating API call in the page's session (X-XSRF-TOKEN as the console sends it), which must answer 201. */
+export async function postCreated<T>(page: Page, url: string, data: unknown): Promise<T> {
+  const response = await page.request.post(url, {
+    data,
+    headers: { 'X-XSRF-TOKEN': await xsrfToken(page.context()), Accept: 'application/json' },
+  });
+  expect(response.status(), `POST ${url}: ${await response.text()}`).toBe(201);
+  return ((await response.json()) as { data: T }).data;
+}
+
+/** axe on the page as it stands: no violation at all. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => node.target.join(' ')),
+    })),
+  ).toEqual([]);
 }
