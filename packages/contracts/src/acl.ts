@@ -32,3 +32,31 @@ export const aclRolesListBodySchema = z.object({
   withoutPagination: z.boolean().default(false),
   withAdminRole: z.boolean().default(false),
 });
+
+export const ACL_ROLE_NAME_MAX_LENGTH = 255;
+
+/** `POST /api/acl/role` (SPEC §7): the first of the organisation's roles matching the filters. */
+export const aclRoleFindBodySchema = z.object({
+  filters: filtersParamSchema.optional(),
+  withAdminRole: z.boolean().default(true),
+});
+
+const moduleIds = z.array(z.number().int().positive().max(2_147_483_647)).max(100);
+
+/** `POST /api/acl/role/add`: a client-system role of the caller's organisation. */
+export const aclRoleAddBodySchema = z.object({
+  name: z.string().trim().min(1).max(ACL_ROLE_NAME_MAX_LENGTH),
+  module_ids: moduleIds.default([]),
+});
+export type AclRoleAddBody = z.input<typeof aclRoleAddBodySchema>;
+
+/** `POST /api/acl/role/{id}`: rename (and, when given, replace the modules). */
+export const aclRoleUpdateBodySchema = z.object({
+  name: z.string().trim().min(1).max(ACL_ROLE_NAME_MAX_LENGTH).optional(),
+  module_ids: moduleIds.optional(),
+});
+export type AclRoleUpdateBody = z.input<typeof aclRoleUpdateBodySchema>;
+
+/** `POST /api/acl/role/{id}/modules`: the role's whole module list, replaced. */
+export const aclRoleModulesBodySchema = z.object({ module_ids: moduleIds });
+export type AclRoleModulesBody = z.input<typeof aclRoleModulesBodySchema>;

@@ -17,3 +17,7 @@ export * from './dashboard.js';
 export * from './event-text.js';
 export * from './recipes.js';
 export * from './program-files.js';
+export * from './users.js';
+export * from './complaints.js';
+export * from './support.js';
+export * from './integrations.js';

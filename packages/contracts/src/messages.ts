@@ -130,6 +130,18 @@ const catalog = {
     ru: 'Время закрытия не может совпадать со временем открытия.',
     en: 'Closing time must differ from opening time.',
   },
+  'field.quiet_hours_equal': {
+    ru: 'Начало и конец тихих часов не должны совпадать.',
+    en: 'Quiet hours must start and end at different times.',
+  },
+  'complaint.subject_required': {
+    ru: 'Укажите оборудование или адрес.',
+    en: 'Choose a device or an address.',
+  },
+  'complaint.event_empty': {
+    ru: 'Напишите комментарий, приложите фото или измените статус.',
+    en: 'Write a comment, attach a photo or change the status.',
+  },
   'field.coordinates_pair': {
     ru: 'Укажите и широту, и долготу или оставьте оба поля пустыми.',
     en: 'Enter both latitude and longitude, or leave both empty.',

@@ -38,6 +38,14 @@ export interface Database {
   recipe_sets: RecipeSetsTable;
   recipe_set_recipes: RecipeSetRecipesTable;
   device_recipe_binds: DeviceRecipeBindsTable;
+  user_settings: UserSettingsTable;
+  alert_photos: AlertPhotosTable;
+  alerts: AlertsTable;
+  alert_events: AlertEventsTable;
+  support_messages: SupportMessagesTable;
+  integrations: IntegrationsTable;
+  telegram_outbox: TelegramOutboxTable;
+  job_leases: JobLeasesTable;
 }
 
 export interface OrganisationsTable {
@@ -115,7 +123,7 @@ export interface PersonalAccessTokensTable {
   created_at: string;
 }
 
-export type UserTokenPurpose = 'password_reset' | 'email_verification';
+export type UserTokenPurpose = 'password_reset' | 'email_verification' | 'invitation';
 
 export interface UserTokensTable {
   id: Generated<number>;
@@ -338,6 +346,10 @@ export interface NotificationsTable {
   event_id: number | null;
   created_at: string;
   read_at: string | null;
+  /** When the e-mail and Telegram channels were given it (migration 0010); null until then. */
+  dispatched_at: string | null;
+  /** The complaint it is about (migration 0010). */
+  alert_id: number | null;
 }
 
 /** One device's local day (migration 0006): what the worktime and temperature reports read. */
@@ -462,4 +474,124 @@ export interface DeviceRecipeBindsTable {
   sent_ts: number | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A user's notification settings (migration 0010); JSON arrays in `kinds` and `severities`. */
+export interface UserSettingsTable {
+  user_id: number;
+  organisation_id: number;
+  web: number;
+  email: number;
+  telegram: number;
+  kinds: string;
+  severities: string;
+  quiet_start: string | null;
+  quiet_end: string | null;
+  quiet_hours_critical: number;
+  time_zone: string;
+  updated_at: string;
+}
+
+/** An uploaded complaint photo (migration 0010): `file` is the server's name for it. */
+export interface AlertPhotosTable {
+  file: string;
+  organisation_id: number;
+  type: string;
+  created_at: string;
+}
+
+/** A complaint (migration 0010); `photos` is a JSON array of `alert_photos.file`. */
+export interface AlertsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  title: string;
+  text: string;
+  priority: 'low' | 'normal' | 'high' | 'urgent';
+  status: 'new' | 'in_progress' | 'resolved' | 'closed';
+  device_id: number | null;
+  address_id: number | null;
+  author_id: number | null;
+  assignee_id: number | null;
+  photos: string;
+  comments_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+}
+
+/** One entry of a complaint's timeline (migration 0010). */
+export interface AlertEventsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  alert_id: number;
+  kind: 'created' | 'comment' | 'status' | 'assignee' | 'priority';
+  author_id: number | null;
+  text: string | null;
+  from_status: AlertsTable['status'] | null;
+  to_status: AlertsTable['status'] | null;
+  assignee_id: number | null;
+  priority: AlertsTable['priority'] | null;
+  photos: string;
+  created_at: string;
+}
+
+/** The organisation's conversation with support (migration 0010). */
+export interface SupportMessagesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  from_support: number;
+  author_id: number | null;
+  author_name: string;
+  text: string;
+  read_at: string | null;
+  created_at: string;
+}
+
+export type IntegrationStatusColumn = 'pending' | 'active' | 'expired' | 'blocked';
+
+/** A Telegram chat bound (or waiting to be bound) to a user (migration 0010). */
+export interface IntegrationsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  kind: 'telegram';
+  name: string;
+  user_id: number;
+  status: IntegrationStatusColumn;
+  link_token_hash: string | null;
+  link_expires_at: string | null;
+  chat_id: string | null;
+  chat_title: string | null;
+  chat_username: string | null;
+  bound_at: string | null;
+  blocked_at: string | null;
+  last_delivery_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type TelegramOutboxStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+
+/** A message for a bound chat, sent and retried by the Telegram sender (migration 0010). */
+export interface TelegramOutboxTable {
+  id: Generated<number>;
+  organisation_id: number;
+  integration_id: number;
+  chat_id: string;
+  text: string;
+  notification_id: number | null;
+  status: TelegramOutboxStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  locked_until: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+/** Who holds a once-per-deployment job, until when (migration 0010). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
 }

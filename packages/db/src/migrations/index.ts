@@ -8,6 +8,7 @@ import * as dayRollups from './0006-day-rollups.js';
 import * as notificationsById from './0007-notifications-by-id.js';
 import * as deviceEvents from './0008-device-events.js';
 import * as recipes from './0009-recipes.js';
+import * as people from './0010-people.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-notifications-by-id': notificationsById,
   '0008-device-events': deviceEvents,
   '0009-recipes': recipes,
+  '0010-people': people,
 };
