@@ -4,7 +4,7 @@ import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, USER_ROLES, USER_STATUSES } from './
 import { LOCALES } from './constants.js';
 import { EVENT_KINDS } from './events.js';
 import { NOTIFICATION_SEVERITIES } from './notifications.js';
-import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.js';
+import { filtersParamSchema, MAX_PER_PAGE, pagedSchema } from './pagination.js';
 import { DEFAULT_TIME_ZONE, timeOfDaySchema, timeZoneSchema } from './places.js';
 
 /**
@@ -38,8 +38,16 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-/** `GET /api/users/?page` (filters: name, email `like`/`=`; role, status, acl_role_id `=`/`in`). */
-export const usersQuerySchema = pageQuerySchema.partial().extend({ filters: filtersParamSchema.optional() });
+/**
+ * `GET /api/users/?page` (filters: id, role, status, acl_role_id `=`/`in`; name, email `=`/`like`;
+ * disabled `=`). Without `page` the answer is the whole list, so nothing here has a default
+ * (`pageQuerySchema.partial()` would keep its defaults and always page).
+ */
+export const usersQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).optional(),
+  filters: filtersParamSchema.optional(),
+});
 export const usersPageSchema = pagedSchema(userSchema);
 
 const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
@@ -97,7 +105,10 @@ export const userSettingsSchema = z
   });
 export type UserSettings = z.infer<typeof userSettingsSchema>;
 
-/** What a user who never saved settings gets: web and e-mail, warnings and above, every kind. */
+/**
+ * What a user who never saved settings gets: every channel (Telegram reaches only a chat the user
+ * bound), warnings and above, every kind, no quiet hours.
+ */
 export const DEFAULT_USER_SETTINGS: Omit<UserSettings, 'locale'> = {
   channels: { web: true, email: true, telegram: true },
   kinds: [...NOTIFICATION_KINDS],

@@ -27,6 +27,11 @@ export type Access = 'public' | 'user' | 'device' | ModuleSlug | readonly Module
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * Only the organisation's administrators (users with role `admin`), on top of `access`: 403
+     * otherwise, before the body is validated. docs/people.md "What isAdmin changes".
+     */
+    admin?: boolean;
     /** Set false only for requests that cannot carry a browser session (device ingest). */
     csrf?: boolean;
   }
@@ -47,6 +52,18 @@ const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 export function currentUser(request: FastifyRequest): CurrentUser {
   if (!request.user) throw unauthenticated();
   return request.user;
+}
+
+/**
+ * The signed-in user when they administer their organisation (role `admin`), else 403. Routes
+ * declare it with `config: {access, admin: true}`; a handler whose rule depends on the target
+ * (a user's own settings) calls it itself. Admins manage users, roles, integrations and billing;
+ * the modules of a user's access role only decide which screens they see (docs/people.md).
+ */
+export function requireAdmin(request: FastifyRequest): CurrentUser {
+  const user = currentUser(request);
+  if (!user.isAdmin) throw forbidden();
+  return user;
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -104,8 +121,8 @@ export async function sessionUser(request: FastifyRequest): Promise<CurrentUser 
 /**
  * One hook in front of every API route: who is calling (bearer token or session cookie), then
  * 401 (no user where one is needed), 419 (state change without the session's CSRF token) and
- * 403 (module missing), in that order. Routes without `config.access` (static files) are skipped;
- * an `/api` route without it refuses to start.
+ * 403 (module missing, or not an admin where `config.admin` asks for one), in that order. Routes
+ * without `config.access` (static files) are skipped; an `/api` route without it refuses to start.
  */
 export const authPlugin = fp(
   async (app: FastifyInstance) => {
@@ -136,11 +153,13 @@ export const authPlugin = fp(
       if (access !== 'public' && !request.user) throw unauthenticated();
       const csrf = config.csrf !== false;
       if (csrf && !SAFE_METHODS.has(request.method) && request.authVia !== 'token') verifyCsrf(request);
-      if (access === 'public' || access === 'user') return;
-      const held = request.user?.moduleSlugs;
-      if (typeof access === 'string' ? !held?.has(access) : !access.some((slug) => held?.has(slug))) {
-        throw forbidden();
+      if (access !== 'public' && access !== 'user') {
+        const held = request.user?.moduleSlugs;
+        if (typeof access === 'string' ? !held?.has(access) : !access.some((slug) => held?.has(slug))) {
+          throw forbidden();
+        }
       }
+      if (config.admin === true) requireAdmin(request);
     });
   },
   { name: 'auth', dependencies: ['db'] },

@@ -1,6 +1,6 @@
 import type { AclModule, ModuleSlug } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { nowIso } from '../../lib/time.js';
 
 const catalogues = new WeakMap<Kysely<Database>, Promise<ReadonlyMap<number, AclModule>>>();
@@ -102,13 +102,73 @@ export async function modulesOfRoles(db: Kysely<Database>, roleIds: number[]) {
     .execute();
 }
 
+/** A client-system role of the organisation; another organisation's is not found. */
 export function findRole(db: Kysely<Database>, organisationId: number, roleId: number) {
   return db
     .selectFrom('acl_roles')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'is_admin_role'])
     .where('id', '=', roleId)
     .where('organisation_id', '=', organisationId)
+    .where('is_client_system', '=', 1)
     .executeTakeFirst();
+}
+
+/** Whether another role of the organisation has this name, compared without regard to case. */
+export async function roleNameTaken(
+  db: Kysely<Database>,
+  organisationId: number,
+  name: string,
+  exceptRoleId?: number,
+) {
+  let query = db
+    .selectFrom('acl_roles')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where(sql<string>`lower(${sql.ref('name')})`, '=', name.toLowerCase());
+  if (exceptRoleId !== undefined) query = query.where('id', '!=', exceptRoleId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function renameRole(db: Kysely<Database>, roleId: number, name: string, now: string) {
+  await db.updateTable('acl_roles').set({ name, updated_at: now }).where('id', '=', roleId).execute();
+}
+
+/** Sets the role's modules to exactly `moduleIds` (run it inside the caller's transaction). */
+export async function replaceRoleModules(
+  db: Kysely<Database>,
+  roleId: number,
+  moduleIds: readonly number[],
+  now: string,
+) {
+  await db.deleteFrom('acl_role_modules').where('acl_role_id', '=', roleId).execute();
+  if (moduleIds.length > 0) {
+    await db
+      .insertInto('acl_role_modules')
+      .values(moduleIds.map((moduleId) => ({ acl_role_id: roleId, acl_module_id: moduleId })))
+      .execute();
+  }
+  await db.updateTable('acl_roles').set({ updated_at: now }).where('id', '=', roleId).execute();
+}
+
+/**
+ * Deletes the organisation's role unless a user holds it, in one statement (a user given the
+ * role at the same moment is not left without one); true when it was deleted.
+ */
+export async function deleteUnusedRole(db: Kysely<Database>, organisationId: number, roleId: number) {
+  const result = await db
+    .deleteFrom('acl_roles')
+    .where('id', '=', roleId)
+    .where('organisation_id', '=', organisationId)
+    .where('is_admin_role', '=', 0)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('users').select('users.id').whereRef('users.acl_role_id', '=', 'acl_roles.id'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function countRoleUsers(db: Kysely<Database>, organisationId: number, roleId: number) {

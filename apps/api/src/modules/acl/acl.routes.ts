@@ -1,54 +1,54 @@
 import {
   aclModuleSchema,
+  aclRoleAddBodySchema,
+  aclRoleFindBodySchema,
+  aclRoleModulesBodySchema,
   aclRoleSchema,
   aclRolesListBodySchema,
+  aclRoleUpdateBodySchema,
   DEFAULT_PER_PAGE,
   filtersParamSchema,
   pagedSchema,
-  type AclModule,
-  type AclRole,
-  type ModuleSlug,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
 import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import { clientModulesQuery } from './acl.repository.js';
 import {
-  clientModulesQuery,
-  countRoleUsers,
-  findRole,
-  modulesOfRoles,
-  rolesQuery,
-} from './acl.repository.js';
+  createRole,
+  deleteRole,
+  findRoleByFilters,
+  roleUsage,
+  rolesListQuery,
+  toModule,
+  updateRole,
+  withModules,
+} from './acl.service.js';
 
 const tags = ['access control'];
-const roleFilters: FilterWhitelist = {
-  id: { column: 'id', type: 'number', operators: ['=', 'in'] },
-  name: { column: 'name', type: 'string', operators: ['=', 'like'] },
-};
+/** `add` is a static route and wins; any other text is a 422 on `id`. */
+const ROLE_ID = ':id';
+const roleParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const roleEnvelope = z.object({ data: aclRoleSchema });
 const moduleFilters: FilterWhitelist = {
   slug: { column: 'slug', type: 'string', operators: ['=', 'in'] },
   is_client_system: { column: 'is_client_system', type: 'boolean', operators: ['='] },
 };
-
-const toModule = (m: { id: number; slug: string; name: string; is_client_system: number }): AclModule => ({
-  id: m.id,
-  slug: m.slug as ModuleSlug,
-  name: m.name,
-  is_client_system: m.is_client_system === 1,
-});
+/** Reading needs the `users` module; every change also needs an admin (docs/people.md). */
+const read = { access: 'users' } as const;
+const change = { access: 'users', admin: true } as const;
 
 /**
- * Read side of access control (SPEC §6, §7 "Access control"), under the `users` module. Only
- * client-system modules and roles of the caller's organisation are ever listed.
+ * Access control (SPEC §6, §7 "Access control"), under the `users` module. Only client-system
+ * modules and client-system roles of the caller's organisation are ever listed or changed.
  */
 export async function aclRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/acl/modules', {
-    config: { access: 'users' },
+    config: read,
     schema: {
       tags,
       summary: 'Client-system access modules',
@@ -62,7 +62,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/acl/roles', {
-    config: { access: 'users' },
+    config: read,
     schema: {
       tags,
       summary: "The organisation's access roles, paged unless withoutPagination",
@@ -70,53 +70,98 @@ export async function aclRoutes(fastify: FastifyInstance) {
       response: { 200: z.union([pagedSchema(aclRoleSchema), z.object({ data: z.array(aclRoleSchema) })]) },
     },
     handler: async (request) => {
-      const user = currentUser(request);
+      const { organisationId } = currentUser(request);
       const body = request.body;
-      const query = applyFilters(
-        rolesQuery(app.db, user.organisationId, body.withAdminRole),
-        body.filters,
-        roleFilters,
-      ).orderBy('id');
-      const withModules = async (rows: Awaited<ReturnType<typeof query.execute>>): Promise<AclRole[]> => {
-        const modules = await modulesOfRoles(
-          app.db,
-          rows.map((r) => r.id),
-        );
-        return rows.map((r) => ({
-          id: r.id,
-          name: r.name,
-          account_id: r.account_id,
-          is_admin_role: r.is_admin_role === 1,
-          created_at: r.created_at,
-          updated_at: r.updated_at,
-          modules: modules.filter((m) => m.acl_role_id === r.id).map(toModule),
-        }));
-      };
-      if (body.withoutPagination) return { data: await withModules(await query.execute()) };
+      const query = rolesListQuery(app.db, organisationId, body);
+      if (body.withoutPagination) return { data: await withModules(app.db, await query.execute()) };
       const page = await paginate(request, query, {
         page: body.page,
         per_page: body.per_page ?? DEFAULT_PER_PAGE,
       });
-      return { ...page, data: await withModules(page.data) };
+      return { ...page, data: await withModules(app.db, page.data) };
     },
   });
 
-  app.get('/api/acl/role/:id/is_used', {
-    config: { access: 'users' },
+  app.post('/api/acl/role', {
+    config: read,
+    schema: {
+      tags,
+      summary: 'The first (lowest id) of the organisation’s roles matching the filters; 404 when none',
+      body: aclRoleFindBodySchema,
+      response: { 200: roleEnvelope },
+    },
+    handler: async (request) => ({
+      data: await findRoleByFilters(app.db, currentUser(request).organisationId, request.body),
+    }),
+  });
+
+  app.post('/api/acl/role/add', {
+    config: change,
+    schema: {
+      tags,
+      summary: 'Create an access role with client-system modules (admins only)',
+      body: aclRoleAddBodySchema,
+      response: { 201: roleEnvelope },
+    },
+    handler: async (request, reply) => {
+      const role = await createRole(app.db, currentUser(request).organisationId, request.body);
+      return reply.code(201).send({ data: role });
+    },
+  });
+
+  app.post(`/api/acl/role/${ROLE_ID}/modules`, {
+    config: change,
+    schema: {
+      tags,
+      summary: "Replace the role's modules; its users get them on their next request (admins only)",
+      params: roleParams,
+      body: aclRoleModulesBodySchema,
+      response: { 200: roleEnvelope },
+    },
+    handler: async (request) => ({
+      data: await updateRole(app.db, currentUser(request).organisationId, request.params.id, request.body),
+    }),
+  });
+
+  app.post(`/api/acl/role/${ROLE_ID}`, {
+    config: change,
+    schema: {
+      tags,
+      summary: 'Rename a role and, given module_ids, replace its modules (admins only)',
+      params: roleParams,
+      body: aclRoleUpdateBodySchema,
+      response: { 200: roleEnvelope },
+    },
+    handler: async (request) => ({
+      data: await updateRole(app.db, currentUser(request).organisationId, request.params.id, request.body),
+    }),
+  });
+
+  app.delete(`/api/acl/role/${ROLE_ID}`, {
+    config: change,
+    schema: {
+      tags,
+      summary: 'Delete a role nobody holds; the admin role never (admins only)',
+      params: roleParams,
+    },
+    handler: async (request, reply) => {
+      await deleteRole(app.db, currentUser(request).organisationId, request.params.id);
+      return reply.code(204).send();
+    },
+  });
+
+  app.get(`/api/acl/role/${ROLE_ID}/is_used`, {
+    config: read,
     schema: {
       tags,
       summary: 'Whether any user holds the role (a role in use cannot be deleted)',
-      params: z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+      params: roleParams,
       response: {
         200: z.object({ data: z.object({ is_used: z.boolean(), users_count: z.number().int() }) }),
       },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
-      const role = await findRole(app.db, organisationId, request.params.id);
-      if (!role) throw notFound();
-      const count = await countRoleUsers(app.db, organisationId, role.id);
-      return { data: { is_used: count > 0, users_count: count } };
-    },
+    handler: async (request) => ({
+      data: await roleUsage(app.db, currentUser(request).organisationId, request.params.id),
+    }),
   });
 }

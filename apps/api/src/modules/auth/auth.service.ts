@@ -25,6 +25,7 @@ import {
 } from '../users/users.repository.js';
 import { deleteUserSessions } from './sessions.repository.js';
 import {
+  deleteUnusedUserTokens,
   deleteUserAccessTokens,
   insertAccessToken,
   replaceUserToken,
@@ -159,15 +160,18 @@ export async function sendResetLink(deps: AuthDeps, email: string) {
 }
 
 /**
- * `POST /api/reset-password`: a new password; every session and token of the user ends. A link
- * of a user disabled since it was sent no longer works, as no new one would be sent.
+ * `POST /api/reset-password`: a new password with a password-reset link or an invitation (the
+ * same form, docs/people.md); every session and token of the user ends. A link of a user disabled
+ * since it was sent no longer works, as no new one would be sent.
  */
 export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
   const found = await findUserByEmail(deps.db, body.email);
   const user = found && !found.disabled_at ? found : undefined;
   const now = nowIso();
+  const tokenHash = sha256(body.token);
   const tokenUserId = user
-    ? await useUserToken(deps.db, 'password_reset', sha256(body.token), now)
+    ? ((await useUserToken(deps.db, 'password_reset', tokenHash, now)) ??
+      (await useUserToken(deps.db, 'invitation', tokenHash, now)))
     : undefined;
   if (!user || tokenUserId !== user.id) throw new FieldValidationError({ email: ['passwords.token'] });
   await updateUser(deps.db, user.id, {
@@ -176,6 +180,8 @@ export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
     email_verified_at: user.email_verified_at ?? now,
     updated_at: now,
   });
+  // The other link (an invitation or a reset, whichever was not used) has no more purpose.
+  await deleteUnusedUserTokens(deps.db, user.id, ['password_reset', 'invitation']);
   await deleteUserSessions(deps.db, user.id);
   await deleteUserAccessTokens(deps.db, user.id);
   await deps.rateLimiter.clear(`login:account:${user.email}`);

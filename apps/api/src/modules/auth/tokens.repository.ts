@@ -37,6 +37,17 @@ export async function deleteUserAccessTokens(db: Kysely<Database>, userId: numbe
   await db.deleteFrom('personal_access_tokens').where('user_id', '=', userId).execute();
 }
 
+/** Ends the user's e-mailed links (all purposes, or the given ones) that were not used yet. */
+export async function deleteUnusedUserTokens(
+  db: Kysely<Database>,
+  userId: number,
+  purposes?: readonly UserTokenPurpose[],
+) {
+  let query = db.deleteFrom('user_tokens').where('user_id', '=', userId).where('used_at', 'is', null);
+  if (purposes) query = query.where('purpose', 'in', purposes);
+  await query.execute();
+}
+
 /** Replaces any unused token of the same purpose: only the newest e-mailed link works. */
 export async function replaceUserToken(
   db: Kysely<Database>,

@@ -36,3 +36,24 @@ export function verificationMail(to: Recipient, link: string, hours: number): Ou
   }[to.locale];
   return { to: to.email, organisationId: to.organisationId, ...texts };
 }
+
+/** The invitation of a user an administrator added: a link to choose a password (docs/people.md). */
+export function invitationMail(
+  to: Recipient,
+  from: { organisationName: string; inviterName: string },
+  link: string,
+  hours: number,
+): OutgoingMail {
+  const days = Math.round(hours / 24);
+  const texts = {
+    ru: {
+      subject: `Kontrol: приглашение в «${from.organisationName}»`,
+      text: `Здравствуйте, ${to.name}!\n\n${from.inviterName} приглашает вас в Kontrol, в организацию «${from.organisationName}».\nЧтобы задать пароль и войти, откройте ссылку (действует ${days} дн., один раз):\n\n${link}\n\nВаш логин — этот адрес: ${to.email}\n\nЕсли вы не ждали приглашения, просто проигнорируйте это письмо.`,
+    },
+    en: {
+      subject: `Kontrol: you are invited to ${from.organisationName}`,
+      text: `Hello ${to.name},\n\n${from.inviterName} invites you to Kontrol, to the organisation ${from.organisationName}.\nTo choose your password and sign in, open this link (valid for ${days} days, once):\n\n${link}\n\nYou sign in with this address: ${to.email}\n\nIf you did not expect this invitation, ignore this e-mail.`,
+    },
+  }[to.locale];
+  return { to: to.email, organisationId: to.organisationId, ...texts };
+}

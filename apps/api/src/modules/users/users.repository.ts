@@ -1,5 +1,5 @@
 import type { AclModule, Locale, ModuleSlug } from '@kontrol/contracts';
-import { dialectOf, type Database, type UsersTable } from '@kontrol/db';
+import { dialectOf, type Database, type UserSettingsTable, type UsersTable } from '@kontrol/db';
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import { clientModuleCatalogue } from '../acl/acl.repository.js';
 
@@ -168,4 +168,120 @@ export function toCurrentUser(row: CurrentUserRow, catalogue: ReadonlyMap<number
     modules: granted.modules,
     moduleSlugs: granted.slugs,
   };
+}
+
+/**
+ * The organisation's users as the users screens list them, with `status` (e-mail proven or not),
+ * `disabled` and `invitation_pending` (no password yet) worked out in SQL, so they can be
+ * filtered like stored columns.
+ */
+export function usersQuery(db: Kysely<Database>, organisationId: number) {
+  return db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('users')
+        .leftJoin('acl_roles', (join) =>
+          join
+            .onRef('acl_roles.id', '=', 'users.acl_role_id')
+            .onRef('acl_roles.organisation_id', '=', 'users.organisation_id')
+            .on('acl_roles.is_client_system', '=', 1),
+        )
+        .select([
+          'users.id',
+          'users.name',
+          'users.email',
+          'users.role',
+          'users.acl_role_id',
+          'acl_roles.name as acl_role_name',
+          'users.locale',
+          'users.created_at',
+          'users.updated_at',
+          sql<
+            'verified' | 'not_verified'
+          >`case when ${sql.ref('users.email_verified_at')} is null then 'not_verified' else 'verified' end`.as(
+            'status',
+          ),
+          sql<number>`case when ${sql.ref('users.disabled_at')} is null then 0 else 1 end`.as('disabled'),
+          sql<number>`case when ${sql.ref('users.password_hash')} is null then 1 else 0 end`.as(
+            'invitation_pending',
+          ),
+        ])
+        .where('users.organisation_id', '=', organisationId)
+        .as('u'),
+    )
+    .selectAll('u');
+}
+export type UserListRow = Awaited<ReturnType<ReturnType<typeof usersQuery>['executeTakeFirstOrThrow']>>;
+
+/** A user of the organisation (the stored row); another organisation's is not found. */
+export function findOrganisationUser(db: Kysely<Database>, organisationId: number, userId: number) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+}
+
+/** Admins of the organisation who are not disabled, apart from `exceptUserId`. */
+export async function countOtherActiveAdmins(
+  db: Kysely<Database>,
+  organisationId: number,
+  exceptUserId: number,
+) {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('organisation_id', '=', organisationId)
+    .where('role', '=', 'admin')
+    .where('disabled_at', 'is', null)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Inside a transaction: waits for, then holds, the organisation's row until the transaction ends,
+ * so changes that must see each other (the last admin, a role's unique name) take turns. SQLite
+ * runs one writing transaction at a time anyway.
+ */
+export async function lockOrganisation(db: Kysely<Database>, organisationId: number) {
+  if (dialectOf(db) !== 'postgres') return;
+  await db.selectFrom('organisations').select('id').where('id', '=', organisationId).forUpdate().execute();
+}
+
+/** True when the user was deleted; sessions, tokens and settings go with the row (cascade). */
+export async function deleteOrganisationUser(db: Kysely<Database>, organisationId: number, userId: number) {
+  const result = await db
+    .deleteFrom('users')
+    .where('id', '=', userId)
+    .where('organisation_id', '=', organisationId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export function findUserSettings(db: Kysely<Database>, userId: number) {
+  return db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+export type UserSettingsRow = Selectable<UserSettingsTable>;
+
+export async function upsertUserSettings(db: Kysely<Database>, values: UserSettingsRow) {
+  await db
+    .insertInto('user_settings')
+    .values(values)
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({
+        web: values.web,
+        email: values.email,
+        telegram: values.telegram,
+        kinds: values.kinds,
+        severities: values.severities,
+        quiet_start: values.quiet_start,
+        quiet_end: values.quiet_end,
+        quiet_hours_critical: values.quiet_hours_critical,
+        time_zone: values.time_zone,
+        updated_at: values.updated_at,
+      }),
+    )
+    .execute();
 }
