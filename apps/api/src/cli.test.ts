@@ -237,6 +237,29 @@ describe('npm run kontrol', () => {
     );
   });
 
+  it('mail:show prints the latest e-mails to an address, newest first, with their links', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = new TestClient(t.app);
+    await client.login(org.admin.email, org.admin.password);
+    const invited = await client.post('/api/users/add', { name: 'Ольга', email: 'olga@cli.test' });
+    expect(invited.statusCode).toBe(201);
+    await client.post(`/api/users/${invited.json<{ data: { id: number } }>().data.id}/invitation`, {});
+
+    const shown = await kontrol('mail:show', '--email', 'OLGA@cli.test', '--last', '5');
+    expect(shown.code).toBe(0);
+    const links = [...shown.out.matchAll(/https?:\/\/\S+\/auth\/reset-password\?\S+/g)].map((m) => m[0]);
+    expect(links).toHaveLength(2);
+    expect(links[0]).not.toBe(links[1]);
+    const ids = [...shown.out.matchAll(/^#(\d+) /gm)].map((m) => Number(m[1]));
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBeGreaterThan(ids[1] ?? Infinity); // newest first
+    expect((await kontrol('mail:show', '--email', 'nobody@cli.test')).out).toBe(
+      'No e-mail to nobody@cli.test.',
+    );
+    expect((await kontrol('mail:show', '--email', 'olga@cli.test', '--last', '51')).code).toBe(2);
+    expect((await kontrol('mail:show')).code).toBe(2);
+  });
+
   it('seed:demo creates the demo login once', async () => {
     const first = await kontrol('seed:demo');
     expect(first.out).toBe('Demo organisation created: demo@example.com / demo1234');

@@ -6,6 +6,7 @@ import {
   MODULE_SLUGS,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  SUPPORT_MESSAGE_MAX_LENGTH,
   USER_ROLES,
   translate,
 } from '@kontrol/contracts';
@@ -18,11 +19,18 @@ import { insertRole, listClientModules } from './modules/acl/acl.repository.js';
 import { createLoginLink } from './modules/auth/auth.service.js';
 import { DEMO_LOGIN, seedDemo } from './modules/demo/demo.seed.js';
 import { seedFleet } from './modules/demo/fleet.seed.js';
+import { latestMailTo } from './modules/mail/mail.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { organisationExists } from './modules/organisations/organisations.repository.js';
 import { createOrganisationWithAdmin } from './modules/organisations/organisations.service.js';
 import { findUserByEmail } from './modules/users/users.repository.js';
 import { createUser, setPassword } from './modules/users/users.service.js';
+import {
+  DEFAULT_SUPPORT_NAME,
+  SupportInputError,
+  replyAsSupport,
+  takeSupportInbox,
+} from './modules/support-messages/support-messages.service.js';
 import { RateLimiter } from './plugins/rate-limit.js';
 import { ConfigError, loadConfig, type Config } from './plugins/config.js';
 
@@ -61,6 +69,17 @@ Commands:
       --devices <n>              how many devices (required, up to 100000)
       --addresses <n>            how many addresses (default: one per 25 devices)
   seed:demo                    Create the demo organisation (${DEMO_LOGIN.email}) if it is missing.
+  support:reply                Answer an organisation in its support chat (its messages count as read).
+      --org <id>                 organisation id (required)
+      --text <text>              the answer (required, up to ${SUPPORT_MESSAGE_MAX_LENGTH} characters)
+      --name <text>              who signs it (default: ${DEFAULT_SUPPORT_NAME})
+  support:inbox                Print the organisations' unread support messages, oldest first, and
+                               mark them read.
+      --org <id>                 only this organisation's (default: every organisation's)
+  mail:show                    Print the latest e-mails to an address (sent, queued or, without
+                               SMTP_URL, kept in the outbox), newest first, with their text.
+      --email <email>            (required)
+      --last <n>                 how many (default: 1, up to 50)
   help                         Show this help.
 
 The database is the one DATABASE_URL names (default sqlite:./data/kontrol.db).
@@ -75,6 +94,9 @@ const COMMANDS = [
   'role:create',
   'seed:fleet',
   'seed:demo',
+  'support:reply',
+  'support:inbox',
+  'mail:show',
 ];
 
 class UsageError extends Error {}
@@ -250,6 +272,61 @@ async function run(
       );
       return;
     }
+    case 'support:reply': {
+      const organisationId = positiveInt(options, 'org', true) as number;
+      const text = required(options, 'text');
+      if (!(await organisationExists(db, organisationId)))
+        throw new UsageError('no organisation has that id');
+      try {
+        const { message, markedRead } = await replyAsSupport(db, {
+          organisationId,
+          text,
+          name: optional(options, 'name') ?? DEFAULT_SUPPORT_NAME,
+        });
+        out(
+          `Reply ${message.id} sent to organisation ${organisationId} as "${message.author.name}"; ` +
+            `${markedRead} of its messages marked read.`,
+        );
+      } catch (error) {
+        if (error instanceof SupportInputError) throw new UsageError(error.message);
+        throw error;
+      }
+      return;
+    }
+    case 'support:inbox': {
+      const organisationId = positiveInt(options, 'org', false);
+      if (organisationId !== undefined && !(await organisationExists(db, organisationId)))
+        throw new UsageError('no organisation has that id');
+      const messages = await takeSupportInbox(db, organisationId);
+      if (messages.length === 0) {
+        out('No unread messages.');
+        return;
+      }
+      for (const message of messages) {
+        out(
+          `#${message.id} ${message.created_at} organisation ${message.organisation_id} ` +
+            `(${message.organisation_name}), ${message.author_name}:`,
+        );
+        out(message.text.replace(/^/gm, '  '));
+      }
+      out(`${messages.length} message(s) marked read.`);
+      return;
+    }
+    case 'mail:show': {
+      const to = email(options, 'email');
+      const last = positiveInt(options, 'last', false) ?? 1;
+      if (last > 50) throw new UsageError('--last must be at most 50');
+      const mails = await latestMailTo(db, to, last);
+      if (mails.length === 0) {
+        out(`No e-mail to ${to}.`);
+        return;
+      }
+      for (const mail of mails) {
+        out(`#${mail.id} ${mail.created_at} [${mail.status}] ${mail.subject}`);
+        out(mail.text_body.replace(/^/gm, '  '));
+      }
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -288,6 +365,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         modules: { type: 'string' },
         devices: { type: 'string' },
         addresses: { type: 'string' },
+        text: { type: 'string' },
+        last: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -28,6 +28,11 @@ export interface DashboardRuleDevice {
   last_wash_at: string | null;
   /** Open device events (problems) of the device. */
   open_events: number;
+  /**
+   * Open complaints (status new or in progress) naming the device; absent counts as none (answers
+   * and fixtures from before complaints).
+   */
+  open_complaints?: number;
 }
 
 /** Offline: never online, or last online more than 1 440 minutes ago. */
@@ -131,9 +136,9 @@ export function isWithoutNorm(device: Pick<DashboardRuleDevice, 'is_smart' | 'te
   return device.is_smart && device.template_id === null;
 }
 
-/** Has an issue: at least one open device event. */
-export function hasIssue(device: Pick<DashboardRuleDevice, 'open_events'>): boolean {
-  return device.open_events > 0;
+/** Has an issue: at least one open device event, or an open complaint naming it. */
+export function hasIssue(device: Pick<DashboardRuleDevice, 'open_events' | 'open_complaints'>): boolean {
+  return device.open_events > 0 || (device.open_complaints ?? 0) > 0;
 }
 
 /** The six counters of SPEC §1, in its order; each is also a filter of the device list. */

@@ -29,6 +29,11 @@ export const dashboardDeviceSchema = z.object({
   current: z.number().nullable(),
   temperature: z.number().nullable(),
   open_events: z.number().int(),
+  /**
+   * Open complaints (status new or in progress, OPEN_COMPLAINT_STATUSES) naming the device; the
+   * server always sends it, readers take a missing one as 0.
+   */
+  open_complaints: z.number().int().optional(),
   /** The highest severity among its open events. */
   open_severity: z.enum(['info', 'warning', 'critical']).nullable(),
   /** When its oldest open event started. */
@@ -39,8 +44,9 @@ export type DashboardDevice = z.infer<typeof dashboardDeviceSchema>;
 /**
  * `GET /api/devices/stat` and `/api/devices/stat/{type}` (a device type id or slug):
  * `{data: {devices, issues_count, bad_devices_for_templates, counters, now}}`.
- * `issues_count` is the number of devices with open events; `bad_devices_for_templates` the number
- * of smart devices without a current template; `counters` the six counters computed at `now`.
+ * `issues_count` is the number of devices with open events or open complaints (`issueReports`);
+ * `bad_devices_for_templates` the number of smart devices without a current template; `counters`
+ * the six counters computed at `now`.
  */
 export const deviceStatSchema = z.object({
   devices: z.array(dashboardDeviceSchema),

@@ -4,7 +4,7 @@ import { pageQuerySchema, pagedSchema } from './pagination.js';
 /**
  * Messages: the organisation's conversation with the service provider's support (SPEC §7
  * `GET /api/messages/?page`, `POST /api/messages`). Support answers with the operator CLI
- * (`npm run kontrol -- support:reply`). docs/people.md.
+ * (`npm run kontrol -- support:reply`). docs/support-messages.md.
  */
 
 export const SUPPORT_MESSAGE_MAX_LENGTH = 4000;

@@ -1,3 +1,4 @@
+import { OPEN_COMPLAINT_STATUSES } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import { sql, type Kysely } from 'kysely';
 
@@ -67,6 +68,24 @@ export function findOpenEventTotals(db: Kysely<Database>, organisationId: number
     .groupBy('device_id')
     .execute();
 }
+
+/**
+ * Per device named by open complaints (OPEN_COMPLAINT_STATUSES): how many. One grouped count over
+ * the organisation's open complaints (index `alerts_organisation_status_idx`), in device id order
+ * so the same complaints always read the same.
+ */
+export function findOpenComplaintTotals(db: Kysely<Database>, organisationId: number) {
+  return db
+    .selectFrom('alerts')
+    .select((eb) => ['device_id', eb.fn.countAll<number>().as('open_complaints')])
+    .where('organisation_id', '=', organisationId)
+    .where('status', 'in', [...OPEN_COMPLAINT_STATUSES])
+    .where('device_id', 'is not', null)
+    .groupBy('device_id')
+    .orderBy('device_id')
+    .execute();
+}
+export type OpenComplaintTotal = Awaited<ReturnType<typeof findOpenComplaintTotals>>[number];
 
 /** A device type by id or slug. */
 export function findDeviceType(db: Kysely<Database>, idOrSlug: string) {

@@ -18,14 +18,17 @@ import { eventsQuery } from '../device-events/events.repository.js';
 import { toEvent } from '../device-events/events.presenter.js';
 import { findRollups, findWashCycles } from '../telemetry/telemetry.repository.js';
 import { worktimeReport } from '../telemetry/telemetry.service.js';
+import { sha256 } from '../../lib/crypto.js';
 import {
   findDashboardDevices,
   findDeviceType,
   findEventIdsOverlapping,
   findHourTotals,
+  findOpenComplaintTotals,
   findOpenEventTotals,
   findReportDevice,
   type DashboardDeviceRow,
+  type OpenComplaintTotal,
 } from './dashboard.repository.js';
 
 const HOUR_MS = 3_600_000;
@@ -34,6 +37,7 @@ const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
 function toDashboardDevice(
   row: DashboardDeviceRow,
   open: { open_events: number; severity_rank: number; since_ts: number } | undefined,
+  openComplaints: number,
 ): DashboardDevice {
   const lastWash =
     row.last_wash_ts === null || row.last_wash_ts === undefined ? null : Number(row.last_wash_ts);
@@ -55,21 +59,45 @@ function toDashboardDevice(
     current: row.current ?? null,
     temperature: row.temperature ?? null,
     open_events: open ? Number(open.open_events) : 0,
+    open_complaints: openComplaints,
     open_severity: open ? (SEVERITIES[Number(open.severity_rank)] ?? null) : null,
     problem_since: open ? new Date(Number(open.since_ts)).toISOString() : null,
   };
 }
 
+/** The organisation's open complaints per device, and a short name for them (a stat cache key part). */
+export interface OpenComplaints {
+  totals: readonly OpenComplaintTotal[];
+  /** Empty without open complaints; else a hash of every device id and its count. */
+  variant: string;
+}
+
+/**
+ * What the stat reads of complaints, read before the kept answers are looked at: a new, moved or
+ * closed complaint changes `variant`, so a kept answer built before it is not reused
+ * (docs/dashboard.md, "Complaints").
+ */
+export async function openComplaints(db: Kysely<Database>, organisationId: number): Promise<OpenComplaints> {
+  const totals = await findOpenComplaintTotals(db, organisationId);
+  const variant =
+    totals.length === 0
+      ? ''
+      : sha256(totals.map((row) => `${row.device_id}:${Number(row.open_complaints)}`).join(','));
+  return { totals, variant };
+}
+
 /**
  * `GET /api/devices/stat[/{type}]`: every device (of the type) with what the dashboard's rules
- * read, the six counters at `now`, `issues_count` (devices with open events) and
- * `bad_devices_for_templates` (smart devices without a template).
+ * read, the six counters at `now`, `issues_count` (devices with open events or open complaints)
+ * and `bad_devices_for_templates` (smart devices without a template). `complaints`: the open
+ * complaints the caller read already (else they are read here).
  */
 export async function deviceStat(
   db: Kysely<Database>,
   organisationId: number,
   type: string | undefined,
   now = Date.now(),
+  complaints?: OpenComplaints,
 ): Promise<DeviceStat> {
   let typeId: number | undefined;
   if (type !== undefined) {
@@ -77,13 +105,19 @@ export async function deviceStat(
     if (!found) throw notFound();
     typeId = found.id;
   }
-  const [rows, totals] = await Promise.all([
+  const [rows, totals, complaintTotals] = await Promise.all([
     findDashboardDevices(db, organisationId, typeId),
     findOpenEventTotals(db, organisationId),
+    complaints ? complaints.totals : findOpenComplaintTotals(db, organisationId),
   ]);
   const open = new Map(totals.map((row) => [row.device_id, row]));
+  const complained = new Map(complaintTotals.map((row) => [row.device_id, Number(row.open_complaints)]));
   const devices = rows.map((row) =>
-    toDashboardDevice(row, open.get(row.id) as Parameters<typeof toDashboardDevice>[1]),
+    toDashboardDevice(
+      row,
+      open.get(row.id) as Parameters<typeof toDashboardDevice>[1],
+      complained.get(row.id) ?? 0,
+    ),
   );
   const counters = dashboardCounters(devices, now);
   return {

@@ -81,3 +81,14 @@ export async function markMailFailed(
     .where('locked_until', '=', lockedUntil)
     .execute();
 }
+
+/** The newest `limit` messages to an address, whatever their status (the operator CLI's `mail:show`). */
+export function latestMailTo(db: Kysely<Database>, to: string, limit: number) {
+  return db
+    .selectFrom('mail_outbox')
+    .select(['id', 'subject', 'text_body', 'status', 'created_at'])
+    .where('to_address', '=', to)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
