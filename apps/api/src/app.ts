@@ -15,11 +15,17 @@ import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { TelegramService } from './modules/telegram/telegram.service.js';
+import { NotificationDispatcher } from './modules/notification-delivery/notification-delivery.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { recipeDeployRoutes } from './modules/recipe-deploy/recipe-deploy.routes.js';
 import { recipesRoutes } from './modules/recipes/recipes.routes.js';
 import { roomsRoutes } from './modules/rooms/rooms.routes.js';
 import { telemetryRoutes } from './modules/telemetry/telemetry.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { complaintsRoutes } from './modules/complaints/complaints.routes.js';
+import { supportMessagesRoutes } from './modules/support-messages/support-messages.routes.js';
+import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
@@ -37,6 +43,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     mail: MailService;
+    /** The Telegram bot: deep links, update polling and the Telegram outbox (docs/integrations.md). */
+    telegram: TelegramService;
+    /** Hands new notifications to e-mail and Telegram (docs/notifications.md); server.ts starts it. */
+    notifier: NotificationDispatcher;
     /** Fleet lists kept while the organisation's fleet has not changed (lib/fleet-answers.ts). */
     fleetAnswers: FleetAnswers;
     /** The device side: telemetry ingest, and the embedded MQTT broker in the process that runs it. */
@@ -101,7 +111,19 @@ export async function buildApp({
   await app.register(dbPlugin, { database });
   const mail = new MailService(database.db, app.log, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   app.decorate('mail', mail);
+  const telegram = new TelegramService(database.db, app.log, {
+    token: config.telegramBotToken,
+    apiRoot: config.telegramApiRoot,
+  });
+  app.decorate('telegram', telegram);
+  const notifier = new NotificationDispatcher(database.db, app.log, mail, {
+    appUrl: config.appUrl,
+    onTelegramQueued: () => telegram.wake(),
+  });
+  app.decorate('notifier', notifier);
+  app.addHook('onClose', () => notifier.stop());
   app.addHook('onClose', () => mail.stop());
+  app.addHook('onClose', () => telegram.stop());
 
   await app.register(securityPlugin);
   await app.register(cookie);
@@ -125,6 +147,10 @@ export async function buildApp({
   await app.register(recipesRoutes);
   await app.register(liveRoutes);
   await app.register(recipeDeployRoutes);
+  await app.register(usersRoutes);
+  await app.register(complaintsRoutes);
+  await app.register(supportMessagesRoutes);
+  await app.register(integrationsRoutes);
 
   const gateway = await Gateway.start({
     database,

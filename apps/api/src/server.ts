@@ -116,6 +116,9 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
   let demo: DemoFleet | undefined;
 
   app.mail.start();
+  // Every API process starts the bot; the one holding its lease polls and sends (docs/integrations.md).
+  app.telegram.start();
+  app.notifier.start();
   const maintenance = setInterval(() => {
     purgeExpired(app).catch((error: unknown) => app.log.warn({ err: error }, 'maintenance failed'));
   }, MAINTENANCE_INTERVAL_MS);

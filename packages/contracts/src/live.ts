@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModuleSlug } from './modules.js';
+import { notificationSchema } from './notifications.js';
 import { DEVICE_STATES, MAX_TELEMETRY_DEVICES, idListSchema, telemetrySeriesSchema } from './telemetry.js';
 
 /**
@@ -8,11 +9,17 @@ import { DEVICE_STATES, MAX_TELEMETRY_DEVICES, idListSchema, telemetrySeriesSche
  * moment, state and readings) and, for the devices named in `?devices=`, a `samples` event with
  * their new raw samples, which an open chart appends. A `device_events` event names the device
  * events that opened, closed or changed (docs/events.md), so the dashboard and the event lists
- * read them again.
+ * read them again. A `notifications` event carries the caller's own new notifications that pass
+ * their settings (docs/notifications.md): the web channel.
  */
 export const LIVE_PATH = '/api/live';
 
-export const LIVE_EVENTS = { devices: 'devices', samples: 'samples', deviceEvents: 'device_events' } as const;
+export const LIVE_EVENTS = {
+  devices: 'devices',
+  samples: 'samples',
+  deviceEvents: 'device_events',
+  notifications: 'notifications',
+} as const;
 
 /** Asking for `samples` events (screens that draw a device's samples) needs one of these. */
 export const LIVE_SAMPLE_MODULES: readonly ModuleSlug[] = ['devices', 'telemetry'];
@@ -25,6 +32,8 @@ export const LIVE_HEARTBEAT_MS = 15_000;
 export const LIVE_RETRY_MS = 3_000;
 /** Most new samples of one device in one `samples` event (older ones are left to a reload). */
 export const LIVE_MAX_SAMPLES = 600;
+/** Most notifications in one `notifications` event (the newest; the rest are in the list). */
+export const LIVE_MAX_NOTIFICATIONS = 20;
 
 export const liveQuerySchema = z.object({
   /** Devices whose new samples the caller wants (an open chart); at most MAX_TELEMETRY_DEVICES. */
@@ -60,3 +69,12 @@ export const liveDeviceEventSchema = z.object({
 });
 export const liveDeviceEventsEventSchema = z.object({ data: z.array(liveDeviceEventSchema) });
 export type LiveDeviceEventsEvent = z.infer<typeof liveDeviceEventsEventSchema>;
+
+/**
+ * The caller's own notifications that arrived since the last `notifications` event and pass their
+ * settings (web channel on, kind and severity chosen), newest first.
+ */
+export const liveNotificationsEventSchema = z.object({
+  data: z.array(notificationSchema).max(LIVE_MAX_NOTIFICATIONS),
+});
+export type LiveNotificationsEvent = z.infer<typeof liveNotificationsEventSchema>;

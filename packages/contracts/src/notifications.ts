@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.js';
 
-/** Notifications a user receives (SPEC §1 "Telemetry and notifications"; raised by device events). */
+/**
+ * Notifications a user receives (SPEC §1 "Telemetry and notifications"): raised by device events
+ * and complaints, kept in the user's list, and copied to the channels the user chose
+ * (docs/notifications.md).
+ */
 export const NOTIFICATION_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
 
@@ -13,6 +17,8 @@ export const notificationSchema = z.object({
   body: z.string(),
   device_id: z.number().int().nullable(),
   event_id: z.number().int().nullable(),
+  /** The complaint it is about (kind `request`). */
+  alert_id: z.number().int().nullable(),
   created_at: z.string(),
   read_at: z.string().nullable(),
 });
@@ -28,3 +34,30 @@ export const notificationsQuerySchema = pageQuerySchema.extend({
   tz: z.string().min(1).max(64).optional(),
 });
 export const notificationsPageSchema = pagedSchema(notificationSchema);
+
+/** Most ids one `POST /api/notifications/read` may name. */
+export const NOTIFICATIONS_READ_MAX_IDS = 1_000;
+
+/**
+ * `POST /api/notifications/read`: marks the caller's own notifications read — those in `ids`, or
+ * all of them when `ids` is left out. An id that is not one of the caller's is a 422 on `ids`.
+ */
+export const notificationsReadBodySchema = z
+  .object({
+    ids: z
+      .array(z.number().int().positive().max(2_147_483_647))
+      .min(1)
+      .max(NOTIFICATIONS_READ_MAX_IDS)
+      .optional(),
+  })
+  // No body at all (null) marks all too.
+  .nullish();
+export type NotificationsReadBody = z.input<typeof notificationsReadBodySchema>;
+
+/** The answer to `POST /api/notifications/read`: how many became read, and how many stay unread. */
+export const notificationsReadResultSchema = z.object({
+  data: z.object({ marked: z.number().int(), unread: z.number().int() }),
+});
+
+/** `GET /api/notifications/unread`: the caller's unread notifications (a badge). */
+export const notificationsUnreadSchema = z.object({ data: z.object({ unread: z.number().int() }) });

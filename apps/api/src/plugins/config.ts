@@ -46,6 +46,14 @@ const envSchema = z.object({
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RULES_NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TELEMETRY_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
+  TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'a bot token from @BotFather, like 123456:ABC-DEF…')
+    .optional(),
+  TELEGRAM_API_ROOT: z
+    .url()
+    .regex(/^https?:\/\//, 'must start with http:// or https://')
+    .default('https://api.telegram.org'),
 });
 
 export interface Config {
@@ -86,6 +94,10 @@ export interface Config {
   rulesNoDataCheckSeconds: number;
   /** Days minute rollups are kept; hour rollups are kept for good. */
   telemetryMinuteDays: number;
+  /** The Telegram bot (docs/integrations.md); without a token no bot runs and nothing is sent. */
+  telegramBotToken: string | undefined;
+  /** The Bot API server, without a trailing slash (a local Bot API server, or a test's fake). */
+  telegramApiRoot: string;
 }
 
 export class ConfigError extends Error {}
@@ -135,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telemetryRawDays: e.TELEMETRY_RAW_DAYS,
     rulesNoDataCheckSeconds: e.RULES_NO_DATA_CHECK_SECONDS,
     telemetryMinuteDays: e.TELEMETRY_MINUTE_DAYS,
+    telegramBotToken: e.TELEGRAM_BOT_TOKEN,
+    telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
   };
 }
 

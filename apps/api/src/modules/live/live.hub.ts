@@ -2,6 +2,7 @@ import {
   DEVICE_STATES,
   LIVE_EVENTS,
   LIVE_HEARTBEAT_MS,
+  LIVE_MAX_NOTIFICATIONS,
   LIVE_MAX_SAMPLES,
   LIVE_POLL_MS,
   LIVE_RETRY_MS,
@@ -9,6 +10,7 @@ import {
   type LiveDevice,
   type LiveDeviceEventsEvent,
   type LiveDevicesEvent,
+  type LiveNotificationsEvent,
   type LiveSamplesEvent,
 } from '@kontrol/contracts';
 
@@ -17,11 +19,15 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { deliveryPlan, settingsFromRow } from '../notification-delivery/delivery-plan.js';
+import { findSettings } from '../notification-delivery/notification-delivery.repository.js';
 import {
   findChangedEvents,
   findNewSamples,
   findNewestSamples,
+  findRecentNotifications,
   findReportedSince,
+  type RecentNotification,
   type ReportedDevice,
 } from './live.repository.js';
 
@@ -42,8 +48,18 @@ const MAX_BUFFERED_BYTES = 1 << 20;
  */
 const REPLAY_MS = 60_000;
 
+/**
+ * Notifications are looked for among those created this recently, so one whose transaction
+ * commits late (a busy gateway) is still found; the hub remembers which of them it has seen.
+ */
+const NOTIFICATIONS_WINDOW_MS = 60_000;
+/** Most rows one look reads (a storm): the newest; the rest stay in the list. */
+const NOTIFICATIONS_READ_LIMIT = 1_000;
+
 export interface LiveSubscriber {
   organisationId: number;
+  /** The signed-in user: their own notifications are sent to them (docs/notifications.md). */
+  userId: number;
   /** Whether the caller may see devices' states (a module that shows devices). */
   devices: boolean;
   /** Whether the caller may read device events (EVENT_READER_MODULES). */
@@ -83,6 +99,10 @@ export class LiveHub {
   /** Device events changed at or after this moment (ISO) are looked for; those already sent at it are skipped. */
   private eventsSince: string | undefined;
   private eventsSentAt = new Set<string>();
+  /** Notifications seen in the window (id → created_at, ISO), sent or not. */
+  private readonly notificationsSeen = new Map<number, string>();
+  /** When each listening user's first stream opened (ISO): their notifications from before are not new. */
+  private readonly listeningSince = new Map<number, string>();
   private poll: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private closed = false;
@@ -114,11 +134,16 @@ export class LiveHub {
     });
     stream.write(`retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
     this.subscribers.add(subscriber);
+    if (!this.listeningSince.has(subscriber.userId))
+      this.listeningSince.set(subscriber.userId, new Date().toISOString());
     const lifetime = setTimeout(() => stream.end(), STREAM_LIFETIME_MS);
     lifetime.unref();
     stream.on('close', () => {
       clearTimeout(lifetime);
       this.subscribers.delete(subscriber);
+      // A user who comes back is looked at afresh: what came meanwhile is in their list.
+      if (![...this.subscribers].some((other) => other.userId === subscriber.userId))
+        this.listeningSince.delete(subscriber.userId);
       if (this.subscribers.size === 0) this.idle();
     });
     if (subscriber.lastEventId !== undefined) void this.catchUp(subscriber, subscriber.lastEventId);
@@ -155,6 +180,8 @@ export class LiveHub {
     this.seen.clear();
     this.eventsSince = undefined;
     this.eventsSentAt.clear();
+    this.notificationsSeen.clear();
+    this.listeningSince.clear();
   }
 
   private organisations(): number[] {
@@ -186,6 +213,7 @@ export class LiveHub {
     }
     const samples = await this.newSamples(rows);
     const events = await this.changedEvents(organisations, now);
+    const notifications = await this.newNotifications(now);
 
     for (const subscriber of this.subscribers) {
       const devices = subscriber.devices ? byOrganisation.get(subscriber.organisationId) : undefined;
@@ -202,7 +230,78 @@ export class LiveHub {
           { data: changed } satisfies LiveDeviceEventsEvent,
           now,
         );
+      const mine = notifications.get(subscriber.userId);
+      if (mine && mine.length > 0)
+        this.send(
+          subscriber,
+          LIVE_EVENTS.notifications,
+          { data: mine } satisfies LiveNotificationsEvent,
+          now,
+        );
     }
+  }
+
+  /**
+   * The listening users' notifications that arrived since the last look and pass their settings
+   * (web channel on, kind and severity chosen; quiet hours do not apply), newest first, at most
+   * LIVE_MAX_NOTIFICATIONS per user. Those created before the user's stream opened are not new.
+   */
+  private async newNotifications(now: number) {
+    const byUser = new Map<number, LiveNotificationsEvent['data']>();
+    const users = new Map<number, number>();
+    for (const subscriber of this.subscribers) users.set(subscriber.userId, subscriber.organisationId);
+    if (users.size === 0) return byUser;
+    const since = new Date(now - NOTIFICATIONS_WINDOW_MS).toISOString();
+    let rows: RecentNotification[];
+    try {
+      rows = await findRecentNotifications(this.db, [...users.keys()], since, NOTIFICATIONS_READ_LIMIT);
+    } catch (error) {
+      this.log.warn({ err: error }, 'live updates: reading notifications failed');
+      return byUser;
+    }
+    for (const [id, createdAt] of this.notificationsSeen)
+      if (createdAt < since) this.notificationsSeen.delete(id);
+
+    const fresh: RecentNotification[] = [];
+    for (const row of rows) {
+      if (this.notificationsSeen.has(row.id)) continue;
+      const createdAt = new Date(row.created_at).toISOString();
+      this.notificationsSeen.set(row.id, createdAt);
+      // Only a user's own rows, in their own organisation, from after their stream opened.
+      const listening = this.listeningSince.get(row.user_id);
+      if (users.get(row.user_id) !== row.organisation_id || !listening || createdAt < listening) continue;
+      fresh.push(row);
+    }
+    if (fresh.length === 0) return byUser;
+
+    let settings;
+    try {
+      const saved = await findSettings(this.db, [...new Set(fresh.map((row) => row.user_id))]);
+      settings = new Map(saved.map((row) => [row.user_id, settingsFromRow(row)]));
+    } catch (error) {
+      this.log.warn({ err: error }, 'live updates: reading notification settings failed');
+      return byUser;
+    }
+    for (const row of fresh) {
+      const plan = deliveryPlan(settings.get(row.user_id) ?? settingsFromRow(null), row, now);
+      if (!plan.web) continue;
+      const list = byUser.get(row.user_id) ?? [];
+      if (list.length >= LIVE_MAX_NOTIFICATIONS) continue;
+      list.push({
+        id: row.id,
+        kind: row.kind,
+        severity: row.severity,
+        title: row.title,
+        body: row.body,
+        device_id: row.device_id,
+        event_id: row.event_id,
+        alert_id: row.alert_id,
+        created_at: row.created_at,
+        read_at: row.read_at,
+      });
+      byUser.set(row.user_id, list);
+    }
+    return byUser;
   }
 
   /**

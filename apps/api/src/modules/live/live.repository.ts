@@ -88,3 +88,37 @@ export function findChangedEvents(db: Kysely<Database>, organisationIds: readonl
     .limit(1000)
     .execute();
 }
+
+/**
+ * The notifications of these users created at or after `since` (ISO), newest first: the index on
+ * user and creation time serves it. At most `limit` rows.
+ */
+export function findRecentNotifications(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+  since: string,
+  limit: number,
+) {
+  return db
+    .selectFrom('notifications')
+    .select([
+      'id',
+      'organisation_id',
+      'user_id',
+      'kind',
+      'severity',
+      'title',
+      'body',
+      'device_id',
+      'event_id',
+      'alert_id',
+      'created_at',
+      'read_at',
+    ])
+    .where('user_id', 'in', userIds)
+    .where('created_at', '>=', since)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+export type RecentNotification = Awaited<ReturnType<typeof findRecentNotifications>>[number];

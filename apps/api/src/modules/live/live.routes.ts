@@ -28,7 +28,8 @@ export async function liveRoutes(fastify: FastifyInstance) {
       tags: ['live'],
       summary:
         'Live updates as Server-Sent Events: `devices` (devices that reported: last online, state, ' +
-        'readings) and `samples` (new raw samples of the devices named in `devices`)',
+        'readings), `samples` (new raw samples of the devices named in `devices`), `device_events` and ' +
+        "`notifications` (the caller's own new notifications that pass their settings)",
       querystring: liveQuerySchema,
     },
     handler: async (request, reply) => {
@@ -45,6 +46,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
       reply.hijack();
       hub.add({
         organisationId: user.organisationId,
+        userId: user.id,
         devices: holds(DEVICE_VIEWING_MODULES),
         events: holds(EVENT_READER_MODULES),
         cursors,

@@ -3,12 +3,14 @@ import {
   LIVE_PATH,
   liveDeviceEventsEventSchema,
   liveDevicesEventSchema,
+  liveNotificationsEventSchema,
   liveSamplesEventSchema,
+  type NotificationKind,
   type TelemetrySampleInput,
 } from '@kontrol/contracts';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildOrganisation, buildSmartDevice, buildUser } from '../../test/builders.js';
+import { buildOrganisation, buildSmartDevice, buildUser, type BuiltUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
 
@@ -290,5 +292,109 @@ describe('GET /api/live', () => {
     await reconnected.waitFor(devicesEvent(device.id), 3_000);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(fresh.events.some(devicesEvent(device.id))).toBe(false);
+  });
+});
+
+describe('GET /api/live: notifications (the web channel)', () => {
+  /** A notification row as its source writes it. */
+  const notification = (
+    user: BuiltUser,
+    title: string,
+    values: { kind?: NotificationKind; severity?: 'info' | 'warning' | 'critical' } = {},
+  ) => ({
+    organisation_id: user.organisationId,
+    user_id: user.id,
+    kind: values.kind ?? 'no_data',
+    severity: values.severity ?? 'warning',
+    title,
+    body: 'Oven 1: no data for 15 min',
+    device_id: null,
+    event_id: null,
+    alert_id: null,
+    created_at: new Date().toISOString(),
+    read_at: null,
+  });
+  const titles = (stream: Stream) =>
+    stream.events
+      .filter((event) => event.event === LIVE_EVENTS.notifications)
+      .flatMap((event) => liveNotificationsEventSchema.parse(event.data).data.map((n) => n.title));
+  /** A moment for the streams to settle (what is new is what comes after a stream opened). */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+
+  it('sends each user their own new notifications only, newest first, at most 20 an event', async () => {
+    const org = await buildOrganisation(t.db);
+    const colleague = await buildUser(t.db, org.organisationId, { modules: ['telemetry'] });
+    const foreign = await buildOrganisation(t.db);
+    await t.db
+      .insertInto('notifications')
+      .values(notification(org.admin, 'Old, before the stream'))
+      .execute();
+    const mine = await connect(await signedIn(org.admin.email, org.admin.password));
+    const theirs = await connect(await signedIn(colleague.email, colleague.password));
+    const foreigners = await connect(await signedIn(foreign.admin.email, foreign.admin.password));
+    await settle();
+
+    await t.db
+      .insertInto('notifications')
+      .values([
+        ...Array.from({ length: 25 }, (_, i) => notification(org.admin, `Mine ${i + 1}`)),
+        notification(colleague, 'Colleague’s'),
+        notification(foreign.admin, 'Foreign'),
+      ])
+      .execute();
+    const event = await mine.waitFor((e) => e.event === LIVE_EVENTS.notifications);
+    const sent = liveNotificationsEventSchema.parse(event.data).data;
+    expect(sent.map((n) => n.title)).toEqual(Array.from({ length: 20 }, (_, i) => `Mine ${25 - i}`));
+    expect(sent[0]).toMatchObject({ kind: 'no_data', severity: 'warning', alert_id: null, read_at: null });
+    await theirs.waitFor((e) => e.event === LIVE_EVENTS.notifications);
+    await foreigners.waitFor((e) => e.event === LIVE_EVENTS.notifications);
+    // A few more looks: nothing is sent twice, and nobody hears of anyone else's.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(titles(mine)).toHaveLength(20);
+    expect(titles(mine)).not.toContain('Old, before the stream');
+    expect(titles(theirs)).toEqual(['Colleague’s']);
+    expect(titles(foreigners)).toEqual(['Foreign']);
+  });
+
+  it('follows the web flag, the kinds and the severities, but not quiet hours', async () => {
+    const org = await buildOrganisation(t.db);
+    const muted = await buildUser(t.db, org.organisationId, { modules: ['telemetry'] });
+    const picky = await buildUser(t.db, org.organisationId, { modules: ['telemetry'] });
+    const settings = (user: BuiltUser, web: boolean, kinds: NotificationKind[]) => ({
+      user_id: user.id,
+      organisation_id: user.organisationId,
+      web: web ? 1 : 0,
+      email: 1,
+      telegram: 1,
+      kinds: JSON.stringify(kinds),
+      severities: JSON.stringify(['warning', 'critical']),
+      // Always quiet (00:00 to 23:59 in UTC, but the last minute): the web does not care.
+      quiet_start: '00:00',
+      quiet_end: '23:59',
+      quiet_hours_critical: 0,
+      time_zone: 'UTC',
+      updated_at: new Date().toISOString(),
+    });
+    await t.db
+      .insertInto('user_settings')
+      .values([settings(muted, false, ['no_data']), settings(picky, true, ['no_data', 'request'])])
+      .execute();
+    const mutedStream = await connect(await signedIn(muted.email, muted.password));
+    const pickyStream = await connect(await signedIn(picky.email, picky.password));
+    await settle();
+
+    await t.db
+      .insertInto('notifications')
+      .values([
+        notification(muted, 'Muted'),
+        notification(picky, 'Wrong kind', { kind: 'error_code' }),
+        notification(picky, 'Too minor', { severity: 'info' }),
+        notification(picky, 'Wanted'),
+      ])
+      .execute();
+    await pickyStream.waitFor((e) => e.event === LIVE_EVENTS.notifications);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(titles(pickyStream)).toEqual(['Wanted']);
+    expect(titles(mutedStream)).toEqual([]);
   });
 });

@@ -11,6 +11,8 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   organisationId?: number | null;
+  /** Not sent before this moment (ISO 8601): a notification held back by quiet hours. */
+  notBefore?: string;
 }
 
 /** Attempts before a message is given up as `failed`; the wait doubles from 30 s up to an hour. */
@@ -49,6 +51,8 @@ export class MailService {
 
   async enqueue(mail: OutgoingMail): Promise<number> {
     const now = nowIso();
+    const notBefore = mail.notBefore ? new Date(mail.notBefore).toISOString() : now;
+    const due = notBefore <= now;
     const id = await insertMail(this.db, {
       organisation_id: mail.organisationId ?? null,
       to_address: mail.to,
@@ -57,7 +61,7 @@ export class MailService {
       html_body: mail.html ?? null,
       status: this.transport ? 'pending' : 'held',
       attempts: 0,
-      next_attempt_at: now,
+      next_attempt_at: due ? now : notBefore,
       created_at: now,
     });
     if (!this.transport) {
@@ -65,7 +69,7 @@ export class MailService {
         { mailId: id, to: mail.to, subject: mail.subject },
         `mail kept in the outbox (SMTP_URL is not set):\n${mail.text}`,
       );
-    } else if (this.timer) {
+    } else if (this.timer && due) {
       // A sender is running: deliver now rather than at its next tick.
       setImmediate(() => this.drainInBackground());
     }

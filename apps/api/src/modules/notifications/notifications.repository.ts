@@ -24,6 +24,7 @@ export function userNotifications(db: Kysely<Database>, organisationId: number, 
       'notifications.body',
       'notifications.device_id',
       'notifications.event_id',
+      'notifications.alert_id',
       'notifications.created_at',
       'notifications.read_at',
       'devices.name as device_name',
@@ -33,3 +34,51 @@ export function userNotifications(db: Kysely<Database>, organisationId: number, 
 }
 export type NotificationsQuery = ReturnType<typeof userNotifications>;
 export type NotificationRow = Awaited<ReturnType<NotificationsQuery['executeTakeFirstOrThrow']>>;
+
+/** How many of `ids` are the user's own notifications. */
+export async function countOwn(
+  db: Kysely<Database>,
+  organisationId: number,
+  userId: number,
+  ids: readonly number[],
+) {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', userId)
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Marks the user's unread notifications read (those in `ids`, or all); how many changed. */
+export async function markRead(
+  db: Kysely<Database>,
+  organisationId: number,
+  userId: number,
+  ids: readonly number[] | undefined,
+  now: string,
+) {
+  let query = db
+    .updateTable('notifications')
+    .set({ read_at: now })
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null);
+  if (ids) query = query.where('id', 'in', ids);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** The user's unread notifications. */
+export async function countUnread(db: Kysely<Database>, organisationId: number, userId: number) {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -1,4 +1,11 @@
-import { isTimeZone, notificationsPageSchema, notificationsQuerySchema } from '@kontrol/contracts';
+import {
+  isTimeZone,
+  notificationsPageSchema,
+  notificationsQuerySchema,
+  notificationsReadBodySchema,
+  notificationsReadResultSchema,
+  notificationsUnreadSchema,
+} from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { attachment } from '../../lib/csv.js';
@@ -7,6 +14,7 @@ import { currentUser } from '../../plugins/auth.js';
 import { applyFilters, paginate } from '../../plugins/pagination.js';
 import { notificationsWorkbook } from './notifications.excel.js';
 import { NOTIFICATION_FILTERS, userNotifications, type NotificationRow } from './notifications.repository.js';
+import { markNotificationsRead, unreadNotifications } from './notifications.service.js';
 
 const tags = ['notifications'];
 
@@ -20,6 +28,7 @@ function toNotification(row: NotificationRow) {
     body: row.body,
     device_id: row.device_id,
     event_id: row.event_id,
+    alert_id: row.alert_id,
     created_at: row.created_at,
     read_at: row.read_at,
   };
@@ -27,7 +36,8 @@ function toNotification(row: NotificationRow) {
 
 /**
  * SPEC §7 `GET /notifications` (page, filters) and the download `/api/notifications/excel`: the
- * signed-in user's own notifications (any user; the events issue raises them).
+ * signed-in user's own notifications (any user; device events and complaints raise them), and
+ * marking them read (docs/notifications.md).
  */
 export async function notificationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -76,5 +86,29 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
         .header('cache-control', 'no-store')
         .send(notificationsWorkbook(query, { timeZone, locale: request.locale, log: request.log }));
     },
+  });
+
+  app.get('/api/notifications/unread', {
+    config: { access: 'user' },
+    schema: {
+      tags,
+      summary: "How many of the user's notifications are unread",
+      response: { 200: notificationsUnreadSchema },
+    },
+    handler: async (request) => ({ data: await unreadNotifications(app.db, currentUser(request)) }),
+  });
+
+  app.post('/api/notifications/read', {
+    config: { access: 'user' },
+    schema: {
+      tags,
+      summary:
+        "Marks the user's own notifications read: those in `ids`, or all without `ids`; answers how many changed and how many stay unread",
+      body: notificationsReadBodySchema,
+      response: { 200: notificationsReadResultSchema },
+    },
+    handler: async (request) => ({
+      data: await markNotificationsRead(app.db, currentUser(request), request.body?.ids),
+    }),
   });
 }
