@@ -86,6 +86,50 @@ const catalog = {
     en: 'This verification link is invalid or has expired.',
   },
   'profile.updated': { ru: 'Профиль сохранён.', en: 'Your profile has been updated.' },
+  'users.self_role': {
+    ru: 'Свою роль изменить нельзя: попросите другого администратора.',
+    en: 'You cannot change your own role: ask another administrator.',
+  },
+  'users.self_acl_role': {
+    ru: 'Свою роль доступа изменить нельзя: попросите другого администратора.',
+    en: 'You cannot change your own access role: ask another administrator.',
+  },
+  'users.self_disable': {
+    ru: 'Нельзя отключить собственную учётную запись.',
+    en: 'You cannot disable your own account.',
+  },
+  'users.self_delete': {
+    ru: 'Нельзя удалить собственную учётную запись.',
+    en: 'You cannot delete your own account.',
+  },
+  'users.last_admin': {
+    ru: 'В организации должен остаться хотя бы один активный администратор.',
+    en: 'The organisation must keep at least one active administrator.',
+  },
+  'users.invitation_accepted': {
+    ru: 'Пользователь уже задал пароль: приглашение не нужно.',
+    en: 'This user has already set a password: no invitation is needed.',
+  },
+  'users.invitation_disabled': {
+    ru: 'Пользователь отключён: сначала включите его.',
+    en: 'This user is disabled: enable them first.',
+  },
+  'acl.role_name_taken': {
+    ru: 'Роль доступа с таким названием уже есть.',
+    en: 'An access role with this name already exists.',
+  },
+  'acl.role_in_use': {
+    ru: 'Роль назначена пользователям ({count}): сначала назначьте им другую роль.',
+    en: 'Users hold this role ({count}): give them another role first.',
+  },
+  'acl.admin_role_delete': {
+    ru: 'Роль администратора организации удалить нельзя.',
+    en: "The organisation's administrator role cannot be deleted.",
+  },
+  'acl.admin_role_modules': {
+    ru: 'Роль администратора всегда включает все модули: изменить их нельзя.',
+    en: 'The administrator role always holds every module: they cannot be changed.',
+  },
   'filter.field': {
     ru: 'Фильтр по этому полю недоступен.',
     en: 'Filtering by this field is not allowed.',
@@ -142,6 +186,60 @@ const catalog = {
     ru: 'Напишите комментарий, приложите фото или измените статус.',
     en: 'Write a comment, attach a photo or change the status.',
   },
+  'complaint.device_address': {
+    ru: 'Это оборудование стоит по другому адресу.',
+    en: 'This device is at another address.',
+  },
+  'complaint.assignee': {
+    ru: 'Этому пользователю нельзя назначить жалобу: у него нет доступа к жалобам или он отключён.',
+    en: 'This user cannot take complaints: they have no access to complaints or are disabled.',
+  },
+  'complaint.photo': {
+    ru: 'Фото не найдено: загрузите его ещё раз.',
+    en: 'The photo was not found: upload it again.',
+  },
+  'complaint.transition': {
+    ru: 'Жалобу нельзя перевести из статуса «{from}» в статус «{to}».',
+    en: 'A complaint cannot go from “{from}” to “{to}”.',
+  },
+  'complaint.closed': {
+    ru: 'Жалоба закрыта: к ней можно только добавить комментарий.',
+    en: 'The complaint is closed: only comments can be added.',
+  },
+  'complaint.status.new': { ru: 'Новая', en: 'New' },
+  'complaint.status.in_progress': { ru: 'В работе', en: 'In progress' },
+  'complaint.status.resolved': { ru: 'Решена', en: 'Resolved' },
+  'complaint.status.closed': { ru: 'Закрыта', en: 'Closed' },
+  'complaint.priority.low': { ru: 'низкий', en: 'low' },
+  'complaint.priority.normal': { ru: 'обычный', en: 'normal' },
+  'complaint.priority.high': { ru: 'высокий', en: 'high' },
+  'complaint.priority.urgent': { ru: 'срочный', en: 'urgent' },
+  'complaint.notify.created': { ru: 'Новая жалоба: {title}', en: 'New complaint: {title}' },
+  'complaint.notify.assigned_to_you': {
+    ru: 'Вам назначена жалоба: {title}',
+    en: 'A complaint was assigned to you: {title}',
+  },
+  'complaint.notify.comment': {
+    ru: 'Комментарий к жалобе: {title}',
+    en: 'New comment on a complaint: {title}',
+  },
+  'complaint.notify.status': { ru: 'Жалоба «{title}»: {status}', en: 'Complaint “{title}”: {status}' },
+  'complaint.notify.assignee': {
+    ru: 'Жалоба «{title}» назначена: {name}',
+    en: 'Complaint “{title}” assigned to {name}',
+  },
+  'complaint.notify.unassigned': {
+    ru: 'У жалобы «{title}» больше нет исполнителя',
+    en: 'Complaint “{title}” has no assignee now',
+  },
+  'complaint.notify.created_body': {
+    ru: '{subject} · приоритет: {priority} · автор: {author}',
+    en: '{subject} · priority: {priority} · filed by {author}',
+  },
+  'complaint.notify.comment_body': { ru: '{author}: {text}', en: '{author}: {text}' },
+  'complaint.notify.photos': { ru: 'фото: {count}', en: 'photos: {count}' },
+  'complaint.notify.status_body': { ru: '{author}: «{from}» → «{to}»', en: '{author}: “{from}” → “{to}”' },
+  'complaint.notify.changed_by': { ru: 'Автор изменения: {author}', en: 'Changed by {author}' },
   'field.coordinates_pair': {
     ru: 'Укажите и широту, и долготу или оставьте оба поля пустыми.',
     en: 'Enter both latitude and longitude, or leave both empty.',
@@ -334,6 +432,30 @@ const catalog = {
     en: 'The recipe has changed since it was deployed: deploy it again to get its file.',
   },
   'image.missing': { ru: 'Выберите файл изображения.', en: 'Choose an image file.' },
+  'integration.telegram_not_configured': {
+    ru: 'На сервере не настроен бот Telegram (TELEGRAM_BOT_TOKEN), поэтому интеграцию с Telegram создать нельзя.',
+    en: 'This server has no Telegram bot configured (TELEGRAM_BOT_TOKEN), so a Telegram integration cannot be created.',
+  },
+  'integration.user': {
+    ru: 'Выберите активного пользователя вашей организации.',
+    en: 'Choose an active user of your organisation.',
+  },
+  'telegram.bound': {
+    ru: 'Готово! Уведомления Kontrol для пользователя {user} ({organisation}) будут приходить в этот чат.',
+    en: 'Done! Kontrol notifications for {user} ({organisation}) will come to this chat.',
+  },
+  'telegram.already_bound': {
+    ru: 'Этот чат уже подключён: уведомления Kontrol для пользователя {user} приходят сюда.',
+    en: 'This chat is already connected: Kontrol notifications for {user} come here.',
+  },
+  'telegram.link_invalid': {
+    ru: 'Эта ссылка больше не действует: она уже использована или устарела. Создайте новую интеграцию с Telegram в настройках Kontrol и откройте её ссылку.',
+    en: 'This link is no longer valid: it has been used or has expired. Create a new Telegram integration in the Kontrol settings and open its link.',
+  },
+  'telegram.help': {
+    ru: 'Это бот Kontrol: он присылает уведомления о вашем оборудовании и жалобах. Чтобы подключить чат, создайте интеграцию с Telegram в настройках Kontrol и откройте её ссылку.',
+    en: 'This is the Kontrol bot: it sends notifications about your equipment and complaints. To connect a chat, create a Telegram integration in the Kontrol settings and open its link.',
+  },
 } as const satisfies Record<string, Record<Locale, string>>;
 
 export type MessageKey = keyof typeof catalog;

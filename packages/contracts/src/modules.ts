@@ -24,10 +24,12 @@ export type ModuleSlug = (typeof MODULE_SLUGS)[number];
  */
 export const DEVICE_VIEWING_MODULES: readonly ModuleSlug[] = ['dashboard', 'devices', 'telemetry'];
 /**
- * Who may read the devices and device types lists: those modules, and `recipes` (a recipe is
- * written for a device type and deployed to devices).
+ * Who may read the devices and device types lists: those modules, `recipes` (a recipe is
+ * written for a device type and deployed to devices) and `requests` (a complaint names a device).
  */
-export const DEVICE_LIST_MODULES: readonly ModuleSlug[] = [...DEVICE_VIEWING_MODULES, 'recipes'];
+export const DEVICE_LIST_MODULES: readonly ModuleSlug[] = [...DEVICE_VIEWING_MODULES, 'recipes', 'requests'];
+/** Who may read the addresses list: `addresses`, and `requests` (a complaint names an address). */
+export const ADDRESS_LIST_MODULES: readonly ModuleSlug[] = ['addresses', 'requests'];
 /** Sidebar labels exactly as SPEC §2 gives them (Russian), with the English translation. */
 export const MODULE_LABELS: Record<ModuleSlug, { ru: string; en: string }> = {
   dashboard: { ru: 'Главная', en: 'Dashboard' },

@@ -1,4 +1,10 @@
-import { addressBodySchema, addressSchema, pagedSchema, placesListQuerySchema } from '@kontrol/contracts';
+import {
+  ADDRESS_LIST_MODULES,
+  addressBodySchema,
+  addressSchema,
+  pagedSchema,
+  placesListQuerySchema,
+} from '@kontrol/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -44,7 +50,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
   };
 
   app.get('/api/addresses/', {
-    config: { access: 'addresses' },
+    config: { access: ADDRESS_LIST_MODULES },
     schema: {
       tags,
       summary:

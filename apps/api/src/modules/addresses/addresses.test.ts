@@ -384,6 +384,24 @@ describe('addresses: organisations, modules and sessions', () => {
     expect((await allowed.get(`/api/addresses/${address.id}`)).statusCode).toBe(200);
   });
 
+  it('lets a holder of requests read the list (a complaint names an address) and nothing more', async () => {
+    const { client: admin, organisationId } = await organisation();
+    const address = await createAddress(admin);
+    const clerk = await buildUser(t.db, organisationId, { modules: ['requests'] });
+    const client = await signedIn(clerk.email, clerk.password);
+    const list = await client.get('/api/addresses/');
+    expect(list.statusCode).toBe(200);
+    expect(list.json<{ data: { id: number }[] }>().data.map((a) => a.id)).toEqual([address.id]);
+    for (const res of [
+      await client.post('/api/addresses/', addressBody()),
+      await client.get(`/api/addresses/${address.id}`),
+      await client.put(`/api/addresses/${address.id}`, addressBody()),
+      await client.delete(`/api/addresses/${address.id}`),
+    ]) {
+      expect(res.statusCode).toBe(403);
+    }
+  });
+
   it('answers 401 without a session, 419 without the CSRF token', async () => {
     const { client } = await organisation();
     const address = await createAddress(client);

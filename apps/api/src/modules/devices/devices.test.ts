@@ -427,7 +427,7 @@ describe('organisation scoping and access', () => {
   it('answers 403 without the devices module, 401 without a session', async () => {
     const { org, body } = await setup();
     const device = await buildDevice(t.db, org.organisationId);
-    const user = await buildUser(t.db, org.organisationId, { modules: ['requests', 'addresses'] });
+    const user = await buildUser(t.db, org.organisationId, { modules: ['billing', 'addresses'] });
     const denied = new TestClient(t.app);
     await denied.login(user.email, user.password);
     const guest = await TestClient.visitor(t.app);
@@ -449,10 +449,10 @@ describe('organisation scoping and access', () => {
 });
 
 describe('the devices lists for the screens that show devices', () => {
-  it('are open to holders of the dashboard or telemetry module, who still may not change devices', async () => {
+  it('are open to holders of the dashboard, telemetry or requests module, who still may not change devices', async () => {
     const { org, body } = await setup();
     const device = await buildDevice(t.db, org.organisationId, { name: 'Shown' });
-    for (const module of ['dashboard', 'telemetry'] as const) {
+    for (const module of ['dashboard', 'telemetry', 'requests'] as const) {
       const user = await buildUser(t.db, org.organisationId, { modules: [module] });
       const client = new TestClient(t.app);
       await client.login(user.email, user.password);
