@@ -26,13 +26,16 @@ if (!file) {
 const added = JSON.parse(readFileSync(file, 'utf8'));
 const en = read('en/translation.json');
 const ru = read('ru/translation.json');
+const accountTexts = read('ru/account.json');
 for (const [key, russian] of Object.entries(added)) {
   if (typeof russian !== 'string' || russian.trim() === '') throw new Error(`no Russian text for "${key}"`);
   en[key] = key;
   ru[key] = russian;
+  delete accountTexts[key]; // a changed text: the split puts it back where it belongs
 }
 write('en/translation.json', en);
 write('ru/translation.json', ru);
+write('ru/account.json', accountTexts);
 const { shell, account } = splitRussian();
 write('ru/translation.json', shell);
 write('ru/account.json', account);

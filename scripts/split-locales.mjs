@@ -22,6 +22,7 @@ export function isAccountFile(path) {
   return (
     file.startsWith('test/') ||
     file === 'components/telemetry-chart.tsx' ||
+    file === 'components/notification-settings-form.tsx' ||
     file === 'app/routes/device-event-templates-page.tsx'
   );
 }

@@ -232,6 +232,89 @@ export const router = createBrowserRouter([
               },
             ],
           },
+          {
+            path: 'requests',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Complaints' } satisfies RouteHandle,
+                lazy: page(() => import('../features/requests/routes/requests-page'), 'RequestsPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'New complaint' } satisfies RouteHandle,
+                lazy: page(() => import('../features/requests/routes/request-add-page'), 'RequestAddPage'),
+              },
+              {
+                path: ':id',
+                handle: { title: 'Complaint' } satisfies RouteHandle,
+                lazy: page(() => import('../features/requests/routes/request-page'), 'RequestPage'),
+              },
+            ],
+          },
+          {
+            path: 'users',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Users' } satisfies RouteHandle,
+                lazy: page(() => import('../features/users/routes/users-page'), 'UsersPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Invite user' } satisfies RouteHandle,
+                lazy: page(() => import('../features/users/routes/user-add-page'), 'UserAddPage'),
+              },
+              // The roles list is a view of the users page.
+              { path: 'roles', loader: () => redirect(paths.account.users.roles) },
+              {
+                path: 'roles/add',
+                handle: { title: 'Add access role' } satisfies RouteHandle,
+                lazy: page(() => import('../features/users/routes/role-add-page'), 'RoleAddPage'),
+              },
+              {
+                path: 'roles/:id',
+                handle: { title: 'Access role' } satisfies RouteHandle,
+                lazy: page(() => import('../features/users/routes/role-page'), 'RolePage'),
+              },
+              {
+                path: ':id',
+                handle: { title: 'User' } satisfies RouteHandle,
+                lazy: page(() => import('../features/users/routes/user-page'), 'UserPage'),
+              },
+            ],
+          },
+          {
+            path: 'settings',
+            children: [
+              {
+                index: true,
+                handle: { title: 'Settings' } satisfies RouteHandle,
+                lazy: page(() => import('../features/settings/routes/settings-page'), 'SettingsPage'),
+              },
+              {
+                path: 'add',
+                handle: { title: 'Add integration' } satisfies RouteHandle,
+                lazy: page(
+                  () => import('../features/settings/routes/integration-add-page'),
+                  'IntegrationAddPage',
+                ),
+              },
+              {
+                path: 'integrations/telegram/:token',
+                handle: { title: 'Telegram' } satisfies RouteHandle,
+                lazy: page(
+                  () => import('../features/settings/routes/telegram-binding-page'),
+                  'TelegramBindingPage',
+                ),
+              },
+              {
+                path: ':id',
+                handle: { title: 'Integration' } satisfies RouteHandle,
+                lazy: page(() => import('../features/settings/routes/integration-page'), 'IntegrationPage'),
+              },
+            ],
+          },
           { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, Component: NotFoundPage },
         ],
       },

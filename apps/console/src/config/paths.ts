@@ -67,6 +67,30 @@ export const paths = {
       setAdd: '/account/recipes/sets/add',
       set: (id: number) => `/account/recipes/sets/${id}`,
     },
+    /** Complaints (SPEC "requests", the API's alerts). */
+    requests: {
+      list: '/account/requests',
+      add: '/account/requests/add',
+      detail: (id: number) => `/account/requests/${id}`,
+    },
+    /** Users and access roles. */
+    users: {
+      list: '/account/users',
+      add: '/account/users/add',
+      detail: (id: number) => `/account/users/${id}`,
+      /** The roles list: a view of the users page. */
+      roles: '/account/users?view=roles',
+      roleAdd: '/account/users/roles/add',
+      role: (id: number) => `/account/users/roles/${id}`,
+    },
+    /** Settings: integrations (docs/integrations.md). */
+    settings: {
+      list: '/account/settings',
+      add: '/account/settings/add',
+      detail: (id: number) => `/account/settings/${id}`,
+      /** The page that shows a Telegram link and waits for the chat to bind. */
+      telegram: (token: string) => `/account/settings/integrations/telegram/${encodeURIComponent(token)}`,
+    },
     /**
      * The telemetry page (`tab`: `telemetry` by default, or `notifications`); with devices and a
      * period it opens their charts over that period (docs/telemetry.md, "The telemetry page").

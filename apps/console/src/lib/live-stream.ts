@@ -3,8 +3,10 @@ import {
   LIVE_PATH,
   liveDeviceEventsEventSchema,
   liveDevicesEventSchema,
+  liveNotificationsEventSchema,
   liveSamplesEventSchema,
   type LiveDevice,
+  type Notification,
   type LiveDeviceEventsEvent,
   type LiveSamplesEvent,
 } from '@kontrol/contracts';
@@ -20,6 +22,8 @@ export interface LiveListener {
   samplesOf?: readonly number[];
   /** Device events that opened, closed or changed (their lists and the dashboard read them again). */
   onDeviceEvents?: (events: LiveDeviceEvent[]) => void;
+  /** The signed-in user's own new notifications that pass their web settings, newest first. */
+  onNotifications?: (notifications: Notification[]) => void;
 }
 
 /**
@@ -87,6 +91,11 @@ class LiveStream {
       const parsed = liveDeviceEventsEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
       if (!parsed.success) return;
       for (const listener of this.listeners) listener.onDeviceEvents?.(parsed.data.data);
+    });
+    source.addEventListener(LIVE_EVENTS.notifications, (event) => {
+      const parsed = liveNotificationsEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (!parsed.success) return;
+      for (const listener of this.listeners) listener.onNotifications?.(parsed.data.data);
     });
     this.source = source;
   }

@@ -1,14 +1,21 @@
 import type {
+  AclRole,
   Address,
+  Complaint,
+  ComplaintEvent,
   Device,
   DeviceEvent,
   DeviceEventTemplate,
   DeviceType,
+  Integration,
+  Notification,
   Recipe,
   RecipeBind,
   RecipeSet,
   RecipeStep,
   Room,
+  SupportMessage,
+  User,
 } from '@kontrol/contracts';
 
 /**
@@ -207,6 +214,131 @@ export function buildRecipeBind(overrides: Partial<RecipeBind> = {}): RecipeBind
     attempts: 1,
     outdated: false,
     updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** A verified regular user of the organisation holding access role 1 («Повара»: recipes). */
+export function buildUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 2,
+    name: 'Борис Су-шеф',
+    email: 'boris@example.test',
+    role: 'regular',
+    status: 'verified',
+    acl_role_id: 1,
+    acl_role: {
+      id: 1,
+      name: 'Повара',
+      modules: [{ id: 5, slug: 'recipes', name: 'recipes', is_client_system: true }],
+    },
+    locale: 'ru',
+    disabled: false,
+    invitation_pending: false,
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** Access role 1 of organisation 1, «Повара», holding the recipes module. */
+export function buildAclRole(overrides: Partial<AclRole> = {}): AclRole {
+  return {
+    id: 1,
+    name: 'Повара',
+    account_id: 1,
+    is_admin_role: false,
+    modules: [{ id: 5, slug: 'recipes', name: 'recipes', is_client_system: true }],
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** An active Telegram integration of user 1 («Анна Повар»), bound to her private chat. */
+export function buildIntegration(overrides: Partial<Integration> = {}): Integration {
+  return {
+    id: 1,
+    kind: 'telegram',
+    name: 'Телефон Анны',
+    status: 'active',
+    user: { id: 1, name: 'Анна Повар' },
+    chat: { title: 'Анна Повар', username: 'anna_cook' },
+    link_expires_at: null,
+    bound_at: STAMP,
+    last_delivery_at: null,
+    last_error: null,
+    created_at: STAMP,
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** An unread warning of user 1 about device 1. */
+export function buildNotification(overrides: Partial<Notification> = {}): Notification {
+  return {
+    id: 1,
+    kind: 'no_data',
+    severity: 'warning',
+    title: 'Печь 1 не на связи',
+    body: 'Нет данных 15 минут',
+    device_id: 1,
+    event_id: 1,
+    alert_id: null,
+    created_at: STAMP,
+    read_at: null,
+    ...overrides,
+  };
+}
+
+/** A new complaint about device 1 (at address 1), filed by user 1, nobody assigned. */
+export function buildComplaint(overrides: Partial<Complaint> = {}): Complaint {
+  return {
+    id: 1,
+    title: 'Печь не греет',
+    text: 'Температура не поднимается выше 60 °C.',
+    priority: 'normal',
+    status: 'new',
+    device_id: 1,
+    address_id: 1,
+    author: { id: 1, name: 'Анна Повар' },
+    assignee: null,
+    photos: [],
+    comments_count: 0,
+    created_at: STAMP,
+    updated_at: STAMP,
+    resolved_at: null,
+    ...overrides,
+  };
+}
+
+/** The "filed" entry of complaint 1's timeline. */
+export function buildComplaintEvent(overrides: Partial<ComplaintEvent> = {}): ComplaintEvent {
+  return {
+    id: 1,
+    alert_id: 1,
+    kind: 'created',
+    author: { id: 1, name: 'Анна Повар' },
+    text: null,
+    from_status: null,
+    to_status: null,
+    assignee: null,
+    priority: null,
+    photos: [],
+    created_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** A message of user 1 to support, not read by support yet. */
+export function buildSupportMessage(overrides: Partial<SupportMessage> = {}): SupportMessage {
+  return {
+    id: 1,
+    text: 'Здравствуйте! Как подключить Telegram?',
+    from: 'organisation',
+    author: { id: 1, name: 'Анна Повар' },
+    created_at: STAMP,
+    read_at: null,
     ...overrides,
   };
 }

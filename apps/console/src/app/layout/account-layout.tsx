@@ -24,12 +24,15 @@ import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 import { useCurrentUser } from '../../features/auth/use-current-user';
 import { useLiveDevices } from '../../features/devices/api/use-live-devices';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
+import { SupportChatButton } from '../../features/support/components/support-chat-button';
 import type { RouteHandle } from '../route-handle';
 import { MainNav } from './main-nav';
 
 /**
- * The signed-in frame: header (menu button on small screens, language, colour scheme, user menu),
+ * The signed-in frame: header (menu button on small screens, notifications, the support chat,
+ * language, colour scheme, user menu),
  * the sidebar (a drawer below 768 px), the page's title (from its route's handle) and the page. Pages render once the reference data has
  * loaded (SPEC §1); until then a loader shows.
  */
@@ -73,6 +76,8 @@ export function AccountLayout() {
             </Text>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <NotificationBell />
+            <SupportChatButton />
             <LanguageSwitch />
             <ColorSchemeToggle />
             <UserMenu user={user} onLogout={logout} />

@@ -23,6 +23,7 @@ export function useDashboardLabels() {
       } satisfies Record<DeviceStatus, string>,
       problem: {
         event: t('Open events'),
+        complaint: t('Open complaints'),
         offline: t('Offline'),
         workStartedSlow: t('Late start'),
         washOutdated: t('Wash outdated'),

@@ -157,15 +157,16 @@ export function statusOf(flags: DeviceFlags): DeviceStatus {
   return flags.workStartedSlow || flags.washOutdated ? 'problem' : 'online';
 }
 
-/** One problem of one device: an open event (summed per device) or a rule it meets. */
-export type ProblemKind = 'event' | 'offline' | 'workStartedSlow' | 'washOutdated' | 'withoutNorm';
+/** One problem of one device: open events or complaints (summed per device), or a rule it meets. */
+export type ProblemKind =
+  'event' | 'complaint' | 'offline' | 'workStartedSlow' | 'washOutdated' | 'withoutNorm';
 
 export interface DeviceProblem {
   kind: ProblemKind;
   device: DashboardDevice;
   /** When it began (epoch ms); null when unknown (never online, never washed, no template). */
   since: number | null;
-  /** Open events only: the highest severity, and how many are open. */
+  /** Open events: the highest severity, and how many are open; open complaints: how many. */
   severity?: 'info' | 'warning' | 'critical';
   count?: number;
 }
@@ -187,7 +188,7 @@ export function problemsOf(device: DashboardDevice, now: number): DeviceProblem[
 function findProblems(device: DashboardDevice, now: number): DeviceProblem[] {
   const flags = flagsOf(device, now);
   const problems: DeviceProblem[] = [];
-  if (flags.issue) {
+  if (device.open_events > 0) {
     problems.push({
       kind: 'event',
       device,
@@ -196,6 +197,8 @@ function findProblems(device: DashboardDevice, now: number): DeviceProblem[] {
       count: device.open_events,
     });
   }
+  const complaints = device.open_complaints ?? 0;
+  if (complaints > 0) problems.push({ kind: 'complaint', device, since: null, count: complaints });
   if (flags.offline) {
     const last = device.last_online.last_utc;
     problems.push({ kind: 'offline', device, since: last ? Date.parse(last) : null });
@@ -224,6 +227,7 @@ function findProblems(device: DashboardDevice, now: number): DeviceProblem[] {
 
 const URGENCY: Record<ProblemKind, number> = {
   event: 0,
+  complaint: 1,
   offline: 2,
   workStartedSlow: 3,
   washOutdated: 4,

@@ -9,6 +9,7 @@ export const DEVICE_VIEWERS = [
   'devices',
   'telemetry',
   'recipes',
+  'requests',
 ] as const satisfies readonly ModuleSlug[];
 
 /**
@@ -20,13 +21,16 @@ export const DEVICE_VIEWERS = [
 export const REFERENCE_LISTS = {
   deviceTypes: { url: '/devices/types/', modules: DEVICE_VIEWERS },
   devices: { url: '/devices/', modules: DEVICE_VIEWERS },
-  addresses: { url: '/addresses/', modules: ['addresses'] },
+  // ADDRESS_LIST_MODULES of the contracts.
+  addresses: { url: '/addresses/', modules: ['addresses', 'requests'] },
   rooms: { url: '/rooms/', modules: ['addresses'] },
   deviceEventTemplates: { url: '/devices/events/templates/all', modules: ['device_event_template'] },
   recipes: { url: '/recipes/', modules: ['recipes'] },
   recipesSets: { url: '/recipes_sets/', modules: ['recipes'] },
   aclModules: { url: '/acl/modules', modules: ['users'] },
   deviceEvents: { url: '/devices/events', modules: ['device_event_template'] },
+  // The organisation's users: the users screens, and the complaints screens' assignee choice.
+  users: { url: '/users', modules: ['users', 'requests'] },
 } as const satisfies Record<string, { url: string; modules: readonly ModuleSlug[] }>;
 
 export type ReferenceListName = keyof typeof REFERENCE_LISTS;

@@ -155,6 +155,15 @@ export const referenceResources: readonly ReferenceResource[] = [
     cached: false,
     load: getList('deviceEvents'),
   },
+  {
+    // Not in SPEC §1's list: read on entry, but no page waits for it.
+    name: 'users',
+    flag: 'users',
+    modules: REFERENCE_LISTS.users.modules,
+    gates: false,
+    cached: false,
+    load: getList('users'),
+  },
 ];
 
 export const referenceKey = (name: string) => ['reference', name] as const;

@@ -131,6 +131,35 @@ describe('reference data (SPEC §1, §4)', () => {
     expect(result.current.ready).toBe(true);
   });
 
+  it('loads the organisation’s users for the complaints screens too, without holding the pages back', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    server.use(
+      http.get('/api/users', async () => {
+        asked += 1;
+        await held;
+        return HttpResponse.json({ data: [{ id: 2, name: 'Борис' }] });
+      }),
+    );
+    const user = buildAuthUser(['requests']);
+    const { result } = renderHook(
+      () => ({
+        data: useReferenceData(user),
+        users: useReferenceList(user, 'users'),
+        loading: useLoadingFlag('users'),
+      }),
+      { wrapper },
+    );
+    // Ready while the users list is still on its way: no page waits for it.
+    await waitFor(() => expect(result.current.data.ready).toBe(true));
+    expect(result.current.loading).toBe(true);
+    release();
+    await waitFor(() => expect(result.current.users).toEqual([{ id: 2, name: 'Борис' }]));
+    expect(result.current.loading).toBe(false);
+    expect(asked).toBe(1);
+  });
+
   it('gives a page one list as loaded, and nothing (without a request) for a module the user lacks', async () => {
     const counts = countRequests(['/addresses/', '/rooms/']);
     const user = buildAuthUser(['addresses']);
@@ -192,6 +221,7 @@ describe('early requests of a page the server answered to a live session (src/ea
     let posts = 0;
     server.use(
       http.get('/api/acl/modules', () => HttpResponse.json({ data: [] })),
+      http.get('/api/users', () => HttpResponse.json({ data: [] })),
       http.post('/api/acl/roles', () => {
         posts += 1;
         return HttpResponse.json({ data: [] });

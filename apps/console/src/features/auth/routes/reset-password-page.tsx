@@ -10,11 +10,16 @@ import { paths } from '../../../config/paths';
 import { useApiForm } from '../../../lib/use-api-form';
 import { resetPassword } from '../api/password-reset';
 
-/** `/auth/reset-password?token=…&email=…`, the page the reset e-mail links to. */
+/**
+ * `/auth/reset-password?token=…&email=…`, the page the reset e-mail links to. The invitation e-mail
+ * links here too, with `invitation=1`: the same form and endpoint, worded for a first password.
+ */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
-  useDocumentTitle(`${t('Choose a new password')} · Kontrol`);
   const [params] = useSearchParams();
+  const invitation = params.get('invitation') === '1';
+  const heading = invitation ? t('Choose a password') : t('Choose a new password');
+  useDocumentTitle(`${heading} · Kontrol`);
   const token = params.get('token') ?? '';
   const email = params.get('email') ?? '';
   const [done, setDone] = useState<string | null>(null);
@@ -27,20 +32,24 @@ export function ResetPasswordPage() {
   if (!token || !email) {
     return (
       <Stack gap="md">
-        <ScreenTitle size="h2">{t('Choose a new password')}</ScreenTitle>
+        <ScreenTitle size="h2">{heading}</ScreenTitle>
         <Alert color="red" role="alert">
-          {t('This link is incomplete. Open the link from the e-mail again, or ask for a new one.')}
+          {invitation
+            ? t('This link is incomplete. Open the link from the invitation e-mail again.')
+            : t('This link is incomplete. Open the link from the e-mail again, or ask for a new one.')}
         </Alert>
-        <Anchor component={Link} to={paths.auth.forgotPassword} size="sm">
-          {t('Ask for a new link')}
-        </Anchor>
+        {!invitation && (
+          <Anchor component={Link} to={paths.auth.forgotPassword} size="sm">
+            {t('Ask for a new link')}
+          </Anchor>
+        )}
       </Stack>
     );
   }
   if (done) {
     return (
       <Stack gap="md">
-        <ScreenTitle size="h2">{t('Choose a new password')}</ScreenTitle>
+        <ScreenTitle size="h2">{heading}</ScreenTitle>
         <Alert color="green" role="status">
           {done}
         </Alert>
@@ -53,7 +62,7 @@ export function ResetPasswordPage() {
   return (
     <>
       <ScreenTitle size="h2" mb="xs">
-        {t('Choose a new password')}
+        {heading}
       </ScreenTitle>
       <Text size="sm" c="dimmed" mb="lg">
         {email}
@@ -66,13 +75,17 @@ export function ResetPasswordPage() {
             confirmation={form.getInputProps('password_confirmation')}
           />
           <Button type="submit" fullWidth loading={submitting}>
-            {t('Save the password')}
+            {invitation ? t('Accept invitation') : t('Save the password')}
           </Button>
-          {failure?.kind === 'validation' && failure.errors.email && (
-            <Anchor component={Link} to={paths.auth.forgotPassword} size="sm">
-              {t('Ask for a new link')}
-            </Anchor>
-          )}
+          {failure?.kind === 'validation' &&
+            failure.errors.email &&
+            (invitation ? (
+              <Text size="sm">{t('Ask your administrator to send a new invitation.')}</Text>
+            ) : (
+              <Anchor component={Link} to={paths.auth.forgotPassword} size="sm">
+                {t('Ask for a new link')}
+              </Anchor>
+            ))}
         </Stack>
       </form>
     </>

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { Anchor, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -116,7 +117,7 @@ export const DevicesTable = memo(function DevicesTable({
 });
 
 function tableColumns(
-  t: ReturnType<typeof useTranslation>['t'],
+  t: TFunction,
   labels: DashboardLabels,
   selected: number | null,
   onSelect: (id: number) => void,

@@ -10,6 +10,13 @@ import type { DeviceProblem } from '../dashboard-model';
 
 /** What a problem is, in words: its kind, and for open events how many and how grave. */
 export function ProblemText({ problem, labels }: { problem: DeviceProblem; labels: DashboardLabels }) {
+  if (problem.kind === 'complaint') {
+    return (
+      <span>
+        {labels.problem.complaint}: {problem.count ?? 1}
+      </span>
+    );
+  }
   if (problem.kind !== 'event') return <span>{labels.problem[problem.kind]}</span>;
   const severity = problem.severity ?? 'warning';
   return (

@@ -376,7 +376,7 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     server.use(http.get('/api/devices/stat', () => HttpResponse.json(emptyStat())));
     await userEvent.click(screen.getByRole('button', { name: 'Повторить' }));
     await waitFor(() => expect(counterText()[0]).toBe('В сети0'));
-    expect(screen.getByText('Сейчас проблем нет.')).toBeInTheDocument();
+    expect(await screen.findByText('Сейчас проблем нет.')).toBeInTheDocument();
     expect(screen.getByText('Устройств пока нет.')).toBeInTheDocument();
     expect(screen.getByText('Записей не найдено')).toBeInTheDocument();
     expect(await screen.findByText('Пока ничего не произошло.')).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import type { Address, DeviceType, Room } from '@kontrol/contracts';
 import { Anchor, Button, Group, Pill, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo } from 'react';
@@ -250,10 +251,7 @@ const DeviceFilters = memo(function DeviceFilters({
   );
 });
 
-function deviceColumns(
-  t: ReturnType<typeof useTranslation>['t'],
-  now: number,
-): DataTableColumn<DeviceListItem>[] {
+function deviceColumns(t: TFunction, now: number): DataTableColumn<DeviceListItem>[] {
   return [
     {
       id: 'name',

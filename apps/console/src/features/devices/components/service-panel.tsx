@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import {
   SERVICE_ENTRY_KINDS,
   type Device,
@@ -29,7 +30,7 @@ import { useDeleteServiceEntry } from '../api/delete-service-entry';
 import { useServiceLog } from '../api/get-service-log';
 import { formatCalendarDate } from '../device-format';
 
-type Translate = ReturnType<typeof useTranslation>['t'];
+type Translate = TFunction;
 
 export function serviceKindLabel(t: Translate, kind: ServiceEntryKind): string {
   switch (kind) {

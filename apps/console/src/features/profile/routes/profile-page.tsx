@@ -5,20 +5,28 @@ import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
 import { EmailField, NewPasswordFields, PasswordField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
+import { NotificationSettingsForm } from '../../../components/notification-settings-form';
 import { formatDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { setSignedIn } from '../../auth/session';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { sendVerificationEmail, updatePassword, updateProfile } from '../api/profile';
 
-/** `/account/profile`: the signed-in user's own name, e-mail and password (the frame shows the title). */
+/**
+ * `/account/profile`: the signed-in user's own name, e-mail, password and notification settings
+ * (the frame shows the title).
+ */
 export function ProfilePage() {
+  const { t } = useTranslation();
   const user = useCurrentUser();
   return (
     <Stack maw={560} gap="lg">
       <ProfileForm user={user} />
       <VerificationPanel user={user} />
       <PasswordForm />
+      <Section id="profile-notifications" title={t('Notifications')}>
+        <NotificationSettingsForm userId={user.id} />
+      </Section>
     </Stack>
   );
 }

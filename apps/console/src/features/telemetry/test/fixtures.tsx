@@ -30,6 +30,7 @@ export function buildNotification(overrides: Partial<Notification> = {}): Notifi
     body: 'Печь 1 потребляет 42 А.',
     device_id: 1,
     event_id: null,
+    alert_id: null,
     created_at: '2026-11-22T07:30:00.000Z',
     read_at: null,
     ...overrides,

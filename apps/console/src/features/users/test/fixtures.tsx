@@ -1,0 +1,150 @@
+import type { AclModule, AclRole, AuthUser, PaginationMeta, User } from '@kontrol/contracts';
+import { DEFAULT_USER_SETTINGS, MODULE_SLUGS, type UserSettings } from '@kontrol/contracts';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import '../../../lib/i18n';
+import { queryClient } from '../../../lib/query-client';
+import { buildAclRole, buildUser } from '../../../test/entities';
+import { buildAuthUser } from '../../../test/server';
+import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
+import { referenceKey } from '../../reference-data/resources';
+import { RoleAddPage } from '../routes/role-add-page';
+import { RolePage } from '../routes/role-page';
+import { UserAddPage } from '../routes/user-add-page';
+import { UserPage } from '../routes/user-page';
+import { UsersPage } from '../routes/users-page';
+
+export { buildAclRole, buildUser } from '../../../test/entities';
+export { buildAuthUser } from '../../../test/server';
+
+// These screens render big Mantine forms; on a busy machine a second is not always enough.
+configure({ asyncUtilTimeout: 5_000 });
+
+// jsdom lacks what Mantine reads here: the combobox scrolls its active option into view.
+if (typeof Element.prototype.scrollIntoView !== 'function') {
+  Element.prototype.scrollIntoView = () => undefined;
+}
+
+/** The client-system modules as GET /api/acl/modules lists them: ids 1… in the sidebar's order. */
+export const MODULES: AclModule[] = MODULE_SLUGS.map((slug, index) => ({
+  id: index + 1,
+  slug,
+  name: slug,
+  is_client_system: true,
+}));
+export const moduleOf = (slug: AclModule['slug']) => MODULES.find((module) => module.slug === slug)!;
+
+/** The organisation's roles: the built-in administrators' role and «Повара» (recipes). */
+export const ADMIN_ROLE = buildAclRole({
+  id: 10,
+  name: 'Администраторы',
+  is_admin_role: true,
+  modules: MODULES,
+});
+export const COOKS = buildAclRole({ id: 1, name: 'Повара', modules: [moduleOf('recipes')] });
+
+/** The signed-in admin (user 1) holding the administrators' role. */
+export const ADMIN: AuthUser = buildAuthUser(MODULE_SLUGS, {
+  id: 1,
+  name: 'Анна Повар',
+  isAdmin: true,
+  role: 'admin',
+  acl_role: { id: 10, name: 'Администраторы' },
+});
+/** The same user as the users list shows her. */
+export const ADMIN_ROW: User = buildUser({
+  id: 1,
+  name: 'Анна Повар',
+  email: 'anna@example.test',
+  role: 'admin',
+  acl_role_id: 10,
+  acl_role: { id: 10, name: 'Администраторы', modules: MODULES },
+});
+/** A regular user with the users module (who may look, not change). */
+export const REGULAR: AuthUser = buildAuthUser(['users', 'recipes'], {
+  id: 2,
+  name: 'Борис Су-шеф',
+  email: 'boris@example.test',
+  acl_role: { id: 1, name: 'Повара' },
+});
+
+export const SETTINGS: UserSettings = { ...DEFAULT_USER_SETTINGS, locale: 'ru' };
+
+export interface References {
+  users?: User[];
+  roles?: AclRole[];
+  modules?: AclModule[];
+}
+
+/** A paged answer (`{data, links, meta}`) holding `data` as page `current` of `last`. */
+export function page<T>(
+  data: T[],
+  current = 1,
+  last = 1,
+): { data: T[]; links: object; meta: PaginationMeta } {
+  return {
+    data,
+    links: { first: '', last: '', prev: null, next: null },
+    meta: {
+      current_page: current,
+      from: 1,
+      last_page: last,
+      path: '',
+      per_page: 25,
+      to: data.length,
+      total: data.length,
+    },
+  };
+}
+
+/**
+ * The users screens inside a memory router whose account route knows `user`, with the reference
+ * lists already in the cache as the account frame leaves them (SPEC §1).
+ */
+export async function renderUsers(url: string, references: References = {}, user: AuthUser = ADMIN) {
+  queryClient.setQueryData(referenceKey('users'), references.users ?? [ADMIN_ROW]);
+  queryClient.setQueryData(referenceKey('aclRoles'), references.roles ?? [ADMIN_ROLE, COOKS]);
+  queryClient.setQueryData(referenceKey('aclModules'), references.modules ?? MODULES);
+  const router = createMemoryRouter(
+    [
+      {
+        id: ACCOUNT_ROUTE_ID,
+        path: '/account',
+        loader: () => ({ user }),
+        HydrateFallback: () => null,
+        children: [
+          { path: 'users', Component: UsersPage },
+          { path: 'users/add', Component: UserAddPage },
+          { path: 'users/roles/add', Component: RoleAddPage },
+          { path: 'users/roles/:id', Component: RolePage },
+          { path: 'users/:id', Component: UserPage },
+        ],
+      },
+    ],
+    { initialEntries: [url] },
+  );
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      {/* Test mode: no transitions, no portals. */}
+      <MantineProvider env="test">
+        <RouterProvider router={router} />
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+  await waitFor(
+    () => {
+      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+    },
+    { timeout: 10_000 },
+  );
+  return { ...view, router };
+}
+
+/** Chooses `option` in a Mantine select. */
+export async function choose(combobox: HTMLElement, option: string | RegExp) {
+  await userEvent.click(combobox);
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}

@@ -1,0 +1,42 @@
+import type { Locale, User, UserRole, UserStatus } from '@kontrol/contracts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** What a user's status badge says: an ended account and a pending invitation come first. */
+export type UserState = 'disabled' | 'invited' | UserStatus;
+
+export function userState(user: Pick<User, 'disabled' | 'invitation_pending' | 'status'>): UserState {
+  if (user.disabled) return 'disabled';
+  if (user.invitation_pending) return 'invited';
+  return user.status;
+}
+
+export const STATE_COLOURS: Record<UserState, string> = {
+  disabled: 'gray',
+  invited: 'blue',
+  verified: 'green',
+  not_verified: 'orange',
+};
+
+/** Each language named in itself, so a reader of either can find their own. */
+export const LANGUAGE_NAMES: Record<Locale, string> = { ru: 'Русский', en: 'English' };
+
+/** The words of the users screens in the interface language: roles (SPEC §3) and states. */
+export function useUserLabels() {
+  const { t } = useTranslation();
+  return useMemo(
+    () => ({
+      role: {
+        regular: t('Regular user'),
+        admin: t('Administrator'),
+      } satisfies Record<UserRole, string>,
+      state: {
+        disabled: t('Disabled'),
+        invited: t('Invitation pending'),
+        verified: t('Verified'),
+        not_verified: t('Not verified'),
+      } satisfies Record<UserState, string>,
+    }),
+    [t],
+  );
+}
