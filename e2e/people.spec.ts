@@ -102,7 +102,8 @@ test.describe('users, access roles and complaints', () => {
       const deviceField = invited.getByRole('combobox', { name: 'Устройство' });
       await deviceField.click();
       await deviceField.fill(device.name);
-      await invited.getByRole('option', { name: device.name, exact: true }).click();
+      // Options name the device and its address: «Abat КЭП-4 №2 · Ресторан №1, Москва».
+      await invited.getByRole('option', { name: `${device.name} · ` }).click();
       await expectNoAxeViolations(invited);
       await invited.getByRole('button', { name: 'Подать жалобу' }).click();
       await expect(invited).toHaveURL(/\/account\/requests\/\d+$/);

@@ -220,7 +220,7 @@ function UserActions({ user }: { user: User }) {
             {t('Enable the user')}
           </Button>
         ) : (
-          <Button variant="outline" color="orange" onClick={() => setDisabling(true)}>
+          <Button variant="default" onClick={() => setDisabling(true)}>
             {t('Disable the user')}
           </Button>
         )}
