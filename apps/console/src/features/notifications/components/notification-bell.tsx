@@ -218,7 +218,7 @@ function LatestNotifications({
                       {one.read_at === null && <VisuallyHidden> ({t('Unread')})</VisuallyHidden>}
                     </Text>
                     {one.body && (
-                      <Text size="xs" lineClamp={2}>
+                      <Text size="xs" lineClamp={2} c="var(--mantine-color-text)">
                         {one.body}
                       </Text>
                     )}

@@ -44,7 +44,8 @@ export function NotificationToasts({
               {severities[toast.severity]}
             </Text>
             {toast.body && (
-              <Text size="sm" lineClamp={3}>
+              // The Notification's description is pale grey by default: too little contrast (axe).
+              <Text size="sm" lineClamp={3} c="var(--mantine-color-text)">
                 {toast.body}
               </Text>
             )}
