@@ -6,7 +6,7 @@ import {
   type ComplaintStatus,
   type Filters,
 } from '@kontrol/contracts';
-import { parseId } from './parse-id';
+import { parseId } from '../../lib/parse-id';
 
 /**
  * The complaints list's query-string parameters and their defaults. `status` is `open` (new or in

@@ -15,7 +15,7 @@ import { AddressForm } from '../components/address-form';
 import { AddressImage } from '../components/address-image';
 import { MissingRecord } from '../components/missing-record';
 import { PageSection } from '../components/page-section';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { PlaceDevices } from '../components/place-devices';
 
 /** `/account/addresses/{id}`: an address's details, image, rooms and devices; delete. */

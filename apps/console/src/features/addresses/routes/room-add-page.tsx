@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useAddresses } from '../api/get-addresses';
 import { MissingRecord } from '../components/missing-record';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { RoomForm } from '../components/room-form';
 
 /** `/account/addresses/room/add[?address_id=]`: a new room, its address preselected when given. */

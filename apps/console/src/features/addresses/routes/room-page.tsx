@@ -11,7 +11,7 @@ import { useEquipment } from '../api/get-equipment';
 import { useRoom } from '../api/get-room';
 import { MissingRecord } from '../components/missing-record';
 import { PageSection } from '../components/page-section';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { PlaceDevices } from '../components/place-devices';
 import { RoomForm } from '../components/room-form';
 

@@ -11,7 +11,7 @@ import { useDeleteRecipe } from '../api/delete-recipe';
 import { useDuplicateRecipe } from '../api/duplicate-recipe';
 import { useRecipe } from '../api/get-recipe';
 import { useUpdateRecipe } from '../api/update-recipe';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { RecipeForm } from '../components/recipe-form';
 import { useRecipeReferences } from '../use-recipe-references';
 

@@ -11,7 +11,7 @@ import { useDeleteRecipeSet } from '../api/delete-recipe-set';
 import { useRecipeSet } from '../api/get-recipe-set';
 import { useUpdateRecipeSet } from '../api/update-recipe-set';
 import { DeployDialog } from '../components/deploy-dialog';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { SetForm } from '../components/set-form';
 import { useRecipeReferences } from '../use-recipe-references';
 

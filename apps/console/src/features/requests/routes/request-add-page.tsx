@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { useCreateComplaint } from '../api/create-complaint';
 import { useAssignees } from '../use-assignees';
 import { ComplaintForm } from '../components/complaint-form';
-import { parseId } from '../parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { useComplaintReferences } from '../use-complaint-references';
 
 /** `/account/requests/add` (`?device=` preselects a device); then the complaint's page opens. */

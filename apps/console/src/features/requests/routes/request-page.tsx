@@ -16,7 +16,7 @@ import { ComplaintControls } from '../components/complaint-controls';
 import { ComplaintSubject } from '../components/complaint-subject';
 import { ComplaintTimeline } from '../components/complaint-timeline';
 import { PhotoGallery } from '../components/photo-gallery';
-import { parseId } from '../parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { useComplaintReferences } from '../use-complaint-references';
 
 /**

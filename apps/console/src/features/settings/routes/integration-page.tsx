@@ -11,7 +11,7 @@ import { useCurrentUser } from '../../auth/use-current-user';
 import { useDeleteIntegration } from '../api/delete-integration';
 import { useIntegration } from '../api/get-integration';
 import { IntegrationStatusBadge } from '../components/integration-status-badge';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { chatName, useIntegrationLabels } from '../integration-labels';
 
 /** One fact of the integration: a term and its value (a description list's pair). */

@@ -14,7 +14,7 @@ import { useDeleteRole } from '../api/delete-role';
 import { useRole } from '../api/get-role';
 import { getRoleUsage } from '../api/get-role-usage';
 import { useUpdateRole } from '../api/update-role';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { RoleForm } from '../components/role-form';
 
 /**

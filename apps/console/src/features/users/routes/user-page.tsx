@@ -15,7 +15,7 @@ import { useDeleteUser } from '../api/delete-user';
 import { useUser } from '../api/get-user';
 import { useSendInvitation } from '../api/send-invitation';
 import { useUpdateUser } from '../api/update-user';
-import { parseId } from '../components/parse-id';
+import { parseId } from '../../../lib/parse-id';
 import { userBody, UserForm } from '../components/user-form';
 import { LANGUAGE_NAMES, STATE_COLOURS, userState, useUserLabels } from '../user-labels';
 import type { UserPageState } from './user-add-page';
