@@ -21,6 +21,7 @@ import { DevicePage } from '../../devices/routes/device-page';
 import { DevicesPage } from '../../devices/routes/devices-page';
 import { referenceKey } from '../../reference-data/resources';
 import { DashboardPage } from '../routes/dashboard-page';
+export { FakeEventSource } from '../../../test/fake-event-source';
 
 export { buildDeviceEvent } from '../../../test/entities';
 
@@ -141,54 +142,6 @@ export function serveDashboard(
     }),
   );
   return asked;
-}
-
-/**
- * A stand-in for the browser's EventSource (jsdom has none): the console's live stream opens it,
- * and a test sends it server events with {@link FakeEventSource.emit}.
- */
-export class FakeEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static instances: FakeEventSource[] = [];
-  readyState = FakeEventSource.OPEN;
-  private readonly listeners = new Map<string, Set<(event: MessageEvent<string>) => void>>();
-
-  constructor(readonly url: string) {
-    FakeEventSource.instances.push(this);
-  }
-
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    let set = this.listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(type, set);
-    }
-    set.add(listener);
-  }
-
-  removeEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    this.listeners.get(type)?.delete(listener);
-  }
-
-  close() {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  /** Delivers a server event `type` with `data` (JSON) to the listeners. */
-  emit(type: string, data: unknown) {
-    const event = new MessageEvent<string>(type, { data: JSON.stringify(data) });
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-
-  /** The stream the console has open now. */
-  static current(): FakeEventSource {
-    const open = FakeEventSource.instances.filter((source) => source.readyState !== FakeEventSource.CLOSED);
-    const last = open[open.length - 1];
-    if (!last) throw new Error('No live stream is open');
-    return last;
-  }
 }
 
 export interface DashboardReferences {
