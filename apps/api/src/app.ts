@@ -26,6 +26,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { complaintsRoutes } from './modules/complaints/complaints.routes.js';
 import { supportMessagesRoutes } from './modules/support-messages/support-messages.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
+import { billingRoutes } from './modules/billing/billing.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
@@ -151,6 +152,7 @@ export async function buildApp({
   await app.register(complaintsRoutes);
   await app.register(supportMessagesRoutes);
   await app.register(integrationsRoutes);
+  await app.register(billingRoutes);
 
   const gateway = await Gateway.start({
     database,

@@ -21,3 +21,6 @@ export * from './users.js';
 export * from './complaints.js';
 export * from './support.js';
 export * from './integrations.js';
+export * from './billing.js';
+export * from './requisites.js';
+export * from './money-words.js';

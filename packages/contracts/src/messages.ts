@@ -251,6 +251,67 @@ const catalog = {
   },
   'field.sort': { ru: 'По этому полю нельзя сортировать.', en: 'This field cannot be sorted on.' },
   'field.exists': { ru: 'Выбранное значение не найдено.', en: 'The selected value does not exist.' },
+  'field.inn': {
+    ru: 'ИНН — 10 цифр для организации или 12 для ИП; контрольная цифра не сходится.',
+    en: 'The INN must have 10 digits (company) or 12 (entrepreneur) with valid check digits.',
+  },
+  'field.kpp': {
+    ru: 'КПП — 9 символов: 4 цифры, 2 цифры или заглавные латинские буквы, 3 цифры (например, 773601001).',
+    en: 'The KPP must have 9 characters: 4 digits, 2 digits or capital Latin letters, 3 digits (for example 773601001).',
+  },
+  'field.kpp_for_entrepreneur': {
+    ru: 'У ИП нет КПП: оставьте поле пустым.',
+    en: 'An individual entrepreneur has no KPP: leave this field empty.',
+  },
+  'field.ogrn': {
+    ru: 'ОГРН организации — 13 цифр; контрольная цифра не сходится.',
+    en: 'The OGRN of a company must have 13 digits with a valid check digit.',
+  },
+  'field.ogrnip': {
+    ru: 'ОГРНИП — 15 цифр; контрольная цифра не сходится.',
+    en: 'The OGRNIP of an entrepreneur must have 15 digits with a valid check digit.',
+  },
+  'field.bik': {
+    ru: 'БИК — 9 цифр, начинается с 04.',
+    en: 'The BIK must have 9 digits and start with 04.',
+  },
+  'field.correspondent_account': {
+    ru: 'Корреспондентский счёт — 20 цифр, начинается с 301 и должен соответствовать БИК.',
+    en: 'The correspondent account must have 20 digits, start with 301 and match the BIK.',
+  },
+  'field.settlement_account': {
+    ru: 'Расчётный счёт — 20 цифр и должен соответствовать БИК банка.',
+    en: 'The settlement account must have 20 digits and match the bank’s BIK.',
+  },
+  'billing.amount_range': {
+    ru: 'Сумма — от 100 до 10 000 000 ₽ (в копейках: от 10 000 до 1 000 000 000).',
+    en: 'The amount must be from 100 to 10,000,000 ₽ (in kopecks: 10,000 to 1,000,000,000).',
+  },
+  'billing.period_format': {
+    ru: 'Месяц в формате ГГГГ-ММ, например 2026-10.',
+    en: 'Use a month as YYYY-MM, for example 2026-10.',
+  },
+  'billing.details_missing': {
+    ru: 'Сначала заполните реквизиты организации на вкладке «Организация».',
+    en: 'Fill in the organisation’s details on the Organisation tab first.',
+  },
+  'billing.period_not_ended': {
+    ru: 'Акт составляется за месяц, который уже закончился.',
+    en: 'An act can only be made for a month that has ended.',
+  },
+  'billing.period_empty': {
+    ru: 'За этот месяц не было начислений — акт составлять не за что.',
+    en: 'Nothing was charged in this month, so there is no act to make.',
+  },
+  'billing.csv.date': { ru: 'Дата', en: 'Date' },
+  'billing.csv.kind': { ru: 'Операция', en: 'Operation' },
+  'billing.csv.description': { ru: 'Описание', en: 'Description' },
+  'billing.csv.amount': { ru: 'Сумма, ₽', en: 'Amount, ₽' },
+  'billing.csv.balance_after': { ru: 'Баланс после, ₽', en: 'Balance after, ₽' },
+  'billing.kind.payment': { ru: 'Оплата', en: 'Payment' },
+  'billing.kind.charge': { ru: 'Списание', en: 'Charge' },
+  'billing.kind.correction': { ru: 'Корректировка', en: 'Correction' },
+  'billing.kind.refund': { ru: 'Возврат', en: 'Refund' },
   'address.has_rooms': {
     ru: 'Нельзя удалить адрес, пока в нём есть помещения или оборудование. Сначала перенесите или удалите их.',
     en: 'This address still has rooms or equipment. Move or delete them first.',

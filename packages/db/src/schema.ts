@@ -46,6 +46,12 @@ export interface Database {
   integrations: IntegrationsTable;
   telegram_outbox: TelegramOutboxTable;
   job_leases: JobLeasesTable;
+  billing_accounts: BillingAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  organisation_details: OrganisationDetailsTable;
+  payments: PaymentsTable;
+  document_counters: DocumentCountersTable;
+  billing_documents: BillingDocumentsTable;
 }
 
 export interface OrganisationsTable {
@@ -594,4 +600,90 @@ export interface JobLeasesTable {
   name: string;
   holder: string;
   expires_at: string;
+}
+
+/** Migration 0011: billing (docs/billing.md). Amounts are kopecks. */
+export interface BillingAccountsTable {
+  organisation_id: number;
+  /** The ledger's running sum, moved in the same transaction as each entry. */
+  balance: Generated<number>;
+  /** Kopecks per smart device per billing day; null: the deployment's default (BILLING_DAILY_RATE_KOPECKS). */
+  daily_rate: number | null;
+  /** The first billing day (YYYY-MM-DD, Moscow) charges are posted for. */
+  charges_from: string;
+  /** The last billing day the daily job has handled (charged, or nothing to charge). */
+  charged_through: string | null;
+  updated_at: string;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  organisation_id: number;
+  kind: 'payment' | 'charge' | 'correction' | 'refund';
+  amount: number;
+  balance_after: number;
+  description: string;
+  /** Unique per organisation: `charge:<day>`, `payment:<id>`, `invoice:<id>`. */
+  reference: string | null;
+  quantity: number | null;
+  unit_price: number | null;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface OrganisationDetailsTable {
+  organisation_id: number;
+  legal_name: string;
+  inn: string;
+  kpp: string | null;
+  ogrn: string;
+  legal_address: string;
+  postal_address: string | null;
+  bank_name: string;
+  bik: string;
+  correspondent_account: string;
+  settlement_account: string;
+  director: string;
+  accountant: string | null;
+  documents_email: string;
+  updated_at: string;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  provider: string;
+  external_id: string | null;
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  confirmation_url: string | null;
+  created_by: number | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface DocumentCountersTable {
+  kind: 'invoice' | 'act';
+  year: number;
+  last_sequence: number;
+}
+
+export interface BillingDocumentsTable {
+  id: Generated<number>;
+  organisation_id: number;
+  kind: 'invoice' | 'act';
+  year: number;
+  sequence: number;
+  /** YYYY-MM-DD, Moscow. */
+  date: string;
+  amount: number;
+  vat: number;
+  vat_percent: number;
+  /** Acts: the month (YYYY-MM). */
+  period: string | null;
+  status: 'issued' | 'paid';
+  paid_at: string | null;
+  pdf: Buffer;
+  created_by: number | null;
+  created_at: string;
 }

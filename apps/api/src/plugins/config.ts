@@ -54,6 +54,10 @@ const envSchema = z.object({
     .url()
     .regex(/^https?:\/\//, 'must start with http:// or https://')
     .default('https://api.telegram.org'),
+  BILLING_DAILY_RATE_KOPECKS: z.coerce.number().int().min(0).max(100_000_00).default(1_000),
+  BILLING_VAT_PERCENT: z.coerce.number().min(0).max(99).default(22),
+  BILLING_SELLER_FILE: z.string().min(1).optional(),
+  BILLING_CHARGE_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
 });
 
 export interface Config {
@@ -98,6 +102,17 @@ export interface Config {
   telegramBotToken: string | undefined;
   /** The Bot API server, without a trailing slash (a local Bot API server, or a test's fake). */
   telegramApiRoot: string;
+  /** Billing (docs/billing.md): the tariff's default, VAT and the provider's requisites on documents. */
+  billing: {
+    /** Kopecks per smart device per billing day, for organisations without a tariff of their own. */
+    dailyRateKopecks: number;
+    /** VAT included in every amount (22 % in Russia from 2026). */
+    vatPercent: number;
+    /** A JSON file with the service provider's requisites; without it the demo provider's. */
+    sellerFile: string | undefined;
+    /** How often each API process looks for billing days to charge (min); 0: never (tests). */
+    chargeCheckMinutes: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -149,6 +164,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telemetryMinuteDays: e.TELEMETRY_MINUTE_DAYS,
     telegramBotToken: e.TELEGRAM_BOT_TOKEN,
     telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+    billing: {
+      dailyRateKopecks: e.BILLING_DAILY_RATE_KOPECKS,
+      vatPercent: e.BILLING_VAT_PERCENT,
+      sellerFile: e.BILLING_SELLER_FILE,
+      chargeCheckMinutes: e.BILLING_CHARGE_CHECK_MINUTES,
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import * as notificationsById from './0007-notifications-by-id.js';
 import * as deviceEvents from './0008-device-events.js';
 import * as recipes from './0009-recipes.js';
 import * as people from './0010-people.js';
+import * as billing from './0011-billing.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-device-events': deviceEvents,
   '0009-recipes': recipes,
   '0010-people': people,
+  '0011-billing': billing,
 };

@@ -1,0 +1,388 @@
+import {
+  actCreateBodySchema,
+  balanceLogExportQuerySchema,
+  balanceLogPageSchema,
+  balanceSchema,
+  billingDocumentSchema,
+  billingListQuerySchema,
+  documentsPageSchema,
+  formatKopecksRu,
+  organisationDetailsResponseSchema,
+  organisationDetailsSchema,
+  paymentCreateBodySchema,
+  paymentSchema,
+  paymentsPageSchema,
+} from '@kontrol/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import querystring from 'node:querystring';
+import { z } from 'zod';
+import { attachment } from '../../lib/csv.js';
+import { HttpError, notFound } from '../../lib/http-errors.js';
+import { currentUser } from '../../plugins/auth.js';
+import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
+import {
+  documentsQuery,
+  findDetails,
+  findPaymentByExternalId,
+  ledgerQuery,
+  paymentsQuery,
+  readDocumentPdf,
+} from './billing.repository.js';
+import { balanceLogCsv } from './billing-export.js';
+import {
+  createAct,
+  createInvoice,
+  toBillingDocument,
+  toDetails,
+  updateDetails,
+} from './documents.service.js';
+import { readBalance, toLedgerEntry } from './ledger.service.js';
+import {
+  InvalidCallback,
+  SANDBOX_SIGNATURE_HEADER,
+  SandboxProvider,
+  type PaymentProvider,
+} from './payment-providers.js';
+import { createPayment, findPayment, settleFromCallback, toPayment } from './payments.service.js';
+import { loadSeller } from './seller.js';
+import { sandboxPage } from './sandbox-page.js';
+
+const tags = ['billing'];
+const id = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** Filters of `POST /api/users/balance_log` and its CSV. */
+export const LEDGER_FILTERS: FilterWhitelist = {
+  kind: { column: 'kind', type: 'string', operators: ['=', 'in'] },
+  created_at: { column: 'created_at', type: 'date', operators: ['>=', '<=', '<', '>', 'between'] },
+  amount: { column: 'amount', type: 'number', operators: ['=', '<', '<=', '>', '>='] },
+};
+const DOCUMENT_FILTERS: FilterWhitelist = {
+  kind: { column: 'kind', type: 'string', operators: ['='] },
+  status: { column: 'status', type: 'string', operators: ['='] },
+};
+const PAYMENT_FILTERS: FilterWhitelist = {
+  status: { column: 'status', type: 'string', operators: ['=', 'in'] },
+};
+
+/**
+ * Billing (SPEC §7, docs/billing.md): the balance and its ledger, the organisation's requisites,
+ * payments through a provider, invoices and acts. Holders of the `billing` module read; only the
+ * organisation's admins change anything (`admin: true`). The provider's callback and the
+ * sandbox's payment page are public: a signature and an unguessable id guard them.
+ */
+export async function billingRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const settings = () => ({
+    dailyRateKopecks: app.config.billing.dailyRateKopecks,
+    vatPercent: app.config.billing.vatPercent,
+  });
+  const seller = loadSeller(app.config.billing.sellerFile);
+  const documentSettings = { seller, vatPercent: app.config.billing.vatPercent };
+  const sandbox = new SandboxProvider(app.config.appUrl);
+  const providers = new Map<string, PaymentProvider>([[sandbox.name, sandbox]]);
+
+  // The sandbox's payment page posts an HTML form.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, querystring.parse(body as string));
+    },
+  );
+
+  app.get('/api/users/balance', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: "The organisation's balance (kopecks), tariff, daily charge and days it lasts",
+      response: { 200: z.object({ data: balanceSchema }) },
+    },
+    handler: async (request) => ({
+      data: await readBalance(app.db, currentUser(request).organisationId, settings()),
+    }),
+  });
+
+  app.post('/api/users/balance_log', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: 'The ledger, newest first, paged, with filters (kind, created_at, amount)',
+      body: billingListQuerySchema,
+      response: { 200: balanceLogPageSchema },
+    },
+    handler: async (request) => {
+      const { page, per_page: perPage, filters } = request.body;
+      const query = applyFilters(
+        ledgerQuery(app.db, currentUser(request).organisationId),
+        filters,
+        LEDGER_FILTERS,
+      );
+      const paged = await paginate(request, query, { page, per_page: perPage });
+      return { ...paged, data: paged.data.map(toLedgerEntry) };
+    },
+  });
+
+  app.get('/api/users/balance_log/csv', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: 'The ledger (with the same filters) as a CSV file, newest first',
+      querystring: balanceLogExportQuerySchema,
+    },
+    handler: async (request, reply) => {
+      const query = applyFilters(
+        ledgerQuery(app.db, currentUser(request).organisationId),
+        request.query.filters,
+        LEDGER_FILTERS,
+      );
+      const csv = balanceLogCsv((await query.execute()).map(toLedgerEntry), request.locale);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', attachment(`balance-history.csv`))
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  });
+
+  app.get('/api/users/organization', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: "The organisation's requisites for invoices and acts; null until filled",
+      response: { 200: organisationDetailsResponseSchema },
+    },
+    handler: async (request) => ({
+      data: toDetails(await findDetails(app.db, currentUser(request).organisationId)),
+    }),
+  });
+
+  app.post('/api/users/update_organization', {
+    config: { access: 'billing', admin: true },
+    schema: {
+      tags,
+      summary:
+        "Save the organisation's requisites (INN, OGRN, BIK and accounts checked by their control digits)",
+      body: organisationDetailsSchema,
+      response: { 200: organisationDetailsResponseSchema },
+    },
+    handler: async (request) => ({
+      data: await updateDetails(app.db, currentUser(request).organisationId, request.body),
+    }),
+  });
+
+  app.post('/api/payment/create', {
+    config: { access: 'billing', admin: true },
+    schema: {
+      tags,
+      summary: 'Top up the balance online: a pending payment and the page to pay it on (`confirmation_url`)',
+      body: paymentCreateBodySchema,
+      response: { 201: z.object({ data: paymentSchema }) },
+    },
+    handler: async (request, reply) => {
+      const payment = await createPayment(app.db, sandbox, currentUser(request), request.body.amount);
+      return reply.code(201).send({ data: payment });
+    },
+  });
+
+  app.get('/api/payment/payments', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: "The organisation's online payments, newest first, paged (filters: status)",
+      querystring: billingListQuerySchema,
+      response: { 200: paymentsPageSchema },
+    },
+    handler: async (request) => {
+      const { page, per_page: perPage, filters } = request.query;
+      const query = applyFilters(
+        paymentsQuery(app.db, currentUser(request).organisationId),
+        filters,
+        PAYMENT_FILTERS,
+      );
+      const paged = await paginate(request, query, { page, per_page: perPage });
+      return { ...paged, data: paged.data.map(toPayment) };
+    },
+  });
+
+  app.get('/api/payment/payments/:id', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: 'One payment and its status (pending, succeeded, failed)',
+      params: z.object({ id }),
+      response: { 200: z.object({ data: paymentSchema }) },
+    },
+    handler: async (request) => ({
+      data: await findPayment(app.db, currentUser(request).organisationId, request.params.id),
+    }),
+  });
+
+  app.post('/api/payment/invoice/create', {
+    config: { access: 'billing', admin: true },
+    schema: {
+      tags,
+      summary: 'A numbered PDF invoice (счёт на оплату) for bank transfer; paid invoices credit the balance',
+      body: paymentCreateBodySchema,
+      response: { 201: z.object({ data: billingDocumentSchema }) },
+    },
+    handler: async (request, reply) => {
+      const document = await createInvoice(
+        app.db,
+        currentUser(request),
+        request.body.amount,
+        documentSettings,
+      );
+      return reply.code(201).send({ data: document });
+    },
+  });
+
+  app.post('/api/payment/act/create', {
+    config: { access: 'billing', admin: true },
+    schema: {
+      tags,
+      summary:
+        "The PDF act of services for a month that has ended, from that month's charges (one per month)",
+      body: actCreateBodySchema,
+      response: {
+        200: z.object({ data: billingDocumentSchema }),
+        201: z.object({ data: billingDocumentSchema }),
+      },
+    },
+    handler: async (request, reply) => {
+      const { document, created } = await createAct(
+        app.db,
+        currentUser(request),
+        request.body.period,
+        documentSettings,
+      );
+      return reply.code(created ? 201 : 200).send({ data: document });
+    },
+  });
+
+  app.get('/api/payment/documents', {
+    config: { access: 'billing' },
+    schema: {
+      tags,
+      summary: 'Invoices and acts, newest first, paged (filters: kind, status)',
+      querystring: billingListQuerySchema,
+      response: { 200: documentsPageSchema },
+    },
+    handler: async (request) => {
+      const { page, per_page: perPage, filters } = request.query;
+      const query = applyFilters(
+        documentsQuery(app.db, currentUser(request).organisationId),
+        filters,
+        DOCUMENT_FILTERS,
+      );
+      const paged = await paginate(request, query, { page, per_page: perPage });
+      return { ...paged, data: paged.data.map(toBillingDocument) };
+    },
+  });
+
+  app.get('/api/payment/documents/:id/pdf', {
+    config: { access: 'billing' },
+    schema: { tags, summary: 'An invoice or act as the PDF it was issued as', params: z.object({ id }) },
+    handler: async (request, reply) => {
+      const row = await readDocumentPdf(app.db, currentUser(request).organisationId, request.params.id);
+      if (!row) throw notFound();
+      const name = `${row.kind === 'invoice' ? 'Счёт' : 'Акт'} № ${row.year}-${row.sequence}.pdf`;
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', attachment(name))
+        .header('cache-control', 'private, max-age=0, must-revalidate')
+        .send(Buffer.from(row.pdf));
+    },
+  });
+
+  app.post('/api/payment/callback/:provider', {
+    config: { access: 'public', csrf: false },
+    schema: {
+      tags,
+      summary: "A payment provider's signed notice of a payment's outcome (idempotent)",
+      params: z.object({ provider: z.string().max(32) }),
+    },
+    handler: async (request, reply) => {
+      const provider = providers.get(request.params.provider);
+      if (!provider) throw notFound();
+      let callback;
+      try {
+        callback = provider.verifyCallback(request.body, request.headers);
+      } catch (error) {
+        if (error instanceof InvalidCallback) {
+          request.log.warn({ provider: provider.name, reason: error.message }, 'payment callback refused');
+          throw new HttpError(400, 'http.bad_request');
+        }
+        throw error;
+      }
+      const outcome = await settleFromCallback(app.db, provider.name, callback);
+      request.log.info({ provider: provider.name, outcome }, 'payment callback');
+      if (outcome === 'unknown_payment') throw notFound();
+      if (outcome === 'amount_mismatch') throw new HttpError(422, 'validation.failed');
+      return reply.send({ data: { outcome } });
+    },
+  });
+
+  // The sandbox provider's own payment page (a real provider's lives on its site).
+  const sandboxParams = z.object({ externalId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
+
+  app.get('/api/payment/sandbox/:externalId', {
+    config: { access: 'public' },
+    schema: { tags, summary: "The sandbox provider's payment page", params: sandboxParams },
+    handler: async (request, reply) => {
+      const payment = await findPaymentByExternalId(app.db, sandbox.name, request.params.externalId);
+      if (!payment) throw notFound();
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', SANDBOX_PAGE_CSP)
+        .header('cache-control', 'no-store')
+        .send(
+          sandboxPage({
+            locale: request.locale,
+            amount: formatKopecksRu(Number(payment.amount)),
+            paymentId: payment.id,
+            status: payment.status,
+            action: `/api/payment/sandbox/${request.params.externalId}`,
+          }),
+        );
+    },
+  });
+
+  app.post('/api/payment/sandbox/:externalId', {
+    config: { access: 'public', csrf: false },
+    schema: {
+      tags,
+      summary:
+        "The sandbox page's answer: pays or declines, sends the signed callback, returns to the console",
+      params: sandboxParams,
+      body: z.object({ outcome: z.enum(['succeeded', 'failed']) }),
+    },
+    handler: async (request, reply) => {
+      const payment = await findPaymentByExternalId(app.db, sandbox.name, request.params.externalId);
+      if (!payment) throw notFound();
+      if (payment.status === 'pending') {
+        const callback = {
+          payment_id: request.params.externalId,
+          status: request.body.outcome,
+          amount: Number(payment.amount),
+        };
+        // Through the real callback route, signed, as the provider's server would call it.
+        const answer = await app.inject({
+          method: 'POST',
+          url: `/api/payment/callback/${sandbox.name}`,
+          payload: callback,
+          headers: { [SANDBOX_SIGNATURE_HEADER]: sandbox.sign(callback) },
+        });
+        if (answer.statusCode !== 200) {
+          request.log.error({ status: answer.statusCode, body: answer.body }, 'sandbox callback failed');
+          throw new HttpError(500, 'http.server_error');
+        }
+      }
+      return reply.redirect(`/account/billing?payment=${payment.id}`, 303);
+    },
+  });
+}
+
+/** The sandbox page: its own inline style, a form posting to itself, nothing else. */
+const SANDBOX_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";

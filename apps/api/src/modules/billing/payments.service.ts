@@ -1,0 +1,96 @@
+import type { Payment } from '@kontrol/contracts';
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
+import { notFound } from '../../lib/http-errors.js';
+import { nowIso } from '../../lib/time.js';
+import {
+  findPaymentByExternalId,
+  insertPayment,
+  paymentsQuery,
+  setPaymentExternal,
+  settlePayment,
+  type PaymentRow,
+} from './billing.repository.js';
+import { inLedgerTransaction, postInTransaction } from './ledger.service.js';
+import type { PaymentProvider } from './payment-providers.js';
+
+/** Top-ups through a payment provider (docs/billing.md "Payments"). */
+
+export function toPayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    amount: Number(row.amount),
+    status: row.status,
+    provider: row.provider,
+    confirmation_url: row.status === 'pending' ? row.confirmation_url : null,
+    created_at: row.created_at,
+    completed_at: row.completed_at,
+  };
+}
+
+export async function findPayment(
+  db: Kysely<Database>,
+  organisationId: number,
+  id: number,
+): Promise<Payment> {
+  const row = await paymentsQuery(db, organisationId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound();
+  return toPayment(row);
+}
+
+/** `POST /api/payment/create`: a pending payment and the provider's page to confirm it on. */
+export async function createPayment(
+  db: Kysely<Database>,
+  provider: PaymentProvider,
+  user: { id: number; organisationId: number },
+  amount: number,
+): Promise<Payment> {
+  const id = await insertPayment(db, {
+    organisation_id: user.organisationId,
+    provider: provider.name,
+    external_id: null,
+    amount,
+    status: 'pending',
+    confirmation_url: null,
+    created_by: user.id,
+    created_at: nowIso(),
+  });
+  const registered = await provider.create({
+    id,
+    amount,
+    description: `Пополнение баланса Kontrol, платёж № ${id}`,
+  });
+  await setPaymentExternal(db, id, registered.externalId, registered.confirmationUrl);
+  return findPayment(db, user.organisationId, id);
+}
+
+export type CallbackOutcome =
+  'credited' | 'failed' | 'already_settled' | 'unknown_payment' | 'amount_mismatch';
+
+/**
+ * A verified callback: settles the payment once. A success credits the ledger (reference
+ * `payment:<id>`) in the same transaction; a repeated or late callback changes nothing.
+ */
+export async function settleFromCallback(
+  db: Kysely<Database>,
+  providerName: string,
+  callback: { externalId: string; status: 'succeeded' | 'failed'; amount: number },
+): Promise<CallbackOutcome> {
+  const payment = await findPaymentByExternalId(db, providerName, callback.externalId);
+  if (!payment) return 'unknown_payment';
+  if (payment.status !== 'pending') return 'already_settled';
+  if (callback.status === 'succeeded' && callback.amount !== Number(payment.amount)) return 'amount_mismatch';
+  const outcome = await inLedgerTransaction(db, async (trx) => {
+    if (!(await settlePayment(trx, payment.id, callback.status, nowIso()))) return 'already_settled' as const;
+    if (callback.status === 'failed') return 'failed' as const;
+    await postInTransaction(trx, {
+      organisationId: payment.organisation_id,
+      kind: 'payment',
+      amount: Number(payment.amount),
+      description: `Оплата онлайн, платёж № ${payment.id}`,
+      reference: `payment:${payment.id}`,
+    });
+    return 'credited' as const;
+  });
+  return outcome ?? 'already_settled';
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { filtersParamSchema, MAX_PER_PAGE, pagedSchema } from './pagination.js';
+
+/**
+ * Billing (SPEC §1 billing, §2 `billing` with tabs balance, history and organisation, §7
+ * `GET /api/users/balance`, `POST /api/users/update_organization`, `POST /api/users/balance_log`,
+ * `POST /api/payment/create`, `/payment/invoice/create`, `/payment/act/create`). Every amount is
+ * an integer number of kopecks (1 ₽ = 100) in roubles, the only currency. docs/billing.md.
+ */
+
+export const CURRENCY = 'RUB';
+
+/** The kinds of ledger entries: credits (payment, refund when positive, correction) and debits. */
+export const LEDGER_KINDS = ['payment', 'charge', 'correction', 'refund'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/**
+ * The billing day: charges are posted per calendar day in Moscow time, the zone Russian invoices
+ * and acts are dated in, whatever the zones of the organisation's addresses.
+ */
+export const BILLING_TIME_ZONE = 'Europe/Moscow';
+
+/** A payment or invoice from 100 ₽ to 10 000 000 ₽. */
+export const PAYMENT_MIN_KOPECKS = 100_00;
+export const PAYMENT_MAX_KOPECKS = 10_000_000_00;
+
+const amountSchema = z
+  .number()
+  .int()
+  .refine((kopecks) => kopecks >= PAYMENT_MIN_KOPECKS && kopecks <= PAYMENT_MAX_KOPECKS, {
+    params: { key: 'billing.amount_range' },
+  });
+
+/** `GET /api/users/balance`. */
+export const balanceSchema = z.object({
+  /** The ledger's sum, in kopecks; negative when the organisation owes. */
+  balance: z.number().int(),
+  currency: z.literal(CURRENCY),
+  /** The tariff: kopecks per smart device per billing day. */
+  daily_rate: z.number().int(),
+  /** Smart devices registered now (a controller or a current template). */
+  smart_devices: z.number().int(),
+  /** What a day costs at the current fleet: `daily_rate × smart_devices`. */
+  daily_charge: z.number().int(),
+  /** Whole days the balance lasts at `daily_charge`: 0 when it is spent, null when nothing is charged. */
+  days_left: z.number().int().nullable(),
+  /** The last charge posted, if any (a billing day, YYYY-MM-DD). */
+  last_charge_date: z.string().nullable(),
+  vat_percent: z.number(),
+});
+export type Balance = z.infer<typeof balanceSchema>;
+
+export const ledgerEntrySchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(LEDGER_KINDS),
+  /** Kopecks: positive credits, negative debits. */
+  amount: z.number().int(),
+  balance_after: z.number().int(),
+  description: z.string(),
+  /** What the entry is about: `charge:2026-11-24`, `payment:12`, `invoice:5`; null for corrections. */
+  reference: z.string().nullable(),
+  /** Charges: smart devices counted and the kopecks per device that day. */
+  quantity: z.number().int().nullable(),
+  unit_price: z.number().int().nullable(),
+  created_at: z.string(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+/**
+ * A page of a billing list with filters: the body of `POST /api/users/balance_log` (SPEC §3: page
+ * and filters; filters kind `=`/`in`, created_at `>=`/`<=`/`between` with ISO moments or dates,
+ * amount `<`/`>`/`<=`/`>=`/`=`), and the query of `GET /api/payment/documents` (kind, status `=`)
+ * and `GET /api/payment/payments` (status `=`/`in`).
+ */
+export const billingListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number().int().min(1).max(MAX_PER_PAGE).default(25),
+  filters: filtersParamSchema.optional(),
+});
+export type BillingListQuery = z.input<typeof billingListQuerySchema>;
+export const balanceLogPageSchema = pagedSchema(ledgerEntrySchema);
+/** `GET /api/users/balance_log/csv?filters=…`: the same filters, every matching row. */
+export const balanceLogExportQuerySchema = z.object({ filters: filtersParamSchema.optional() });
+
+/** The organisation's requisites as stored; null fields were never filled. */
+export const organisationDetailsResponseSchema = z.object({
+  data: z
+    .object({
+      legal_name: z.string(),
+      inn: z.string(),
+      kpp: z.string().nullable(),
+      ogrn: z.string(),
+      legal_address: z.string(),
+      postal_address: z.string().nullable(),
+      bank_name: z.string(),
+      bik: z.string(),
+      correspondent_account: z.string(),
+      settlement_account: z.string(),
+      director: z.string(),
+      accountant: z.string().nullable(),
+      documents_email: z.string(),
+      updated_at: z.string(),
+    })
+    .nullable(),
+});
+
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const paymentSchema = z.object({
+  id: z.number().int(),
+  amount: z.number().int(),
+  status: z.enum(PAYMENT_STATUSES),
+  /** The provider's name (`sandbox` unless another is configured). */
+  provider: z.string(),
+  /** Where the payer confirms the payment (the provider's page); null once it is settled. */
+  confirmation_url: z.string().nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+export const paymentsPageSchema = pagedSchema(paymentSchema);
+
+/** `POST /api/payment/create` and `/api/payment/invoice/create`. */
+export const paymentCreateBodySchema = z.object({ amount: amountSchema });
+export type PaymentCreateBody = z.infer<typeof paymentCreateBodySchema>;
+
+export const DOCUMENT_KINDS = ['invoice', 'act'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+/** Invoices are `issued` until paid; acts are `issued` for good. */
+export const DOCUMENT_STATUSES = ['issued', 'paid'] as const;
+
+/** A month, `YYYY-MM`. */
+export const periodSchema = z
+  .string()
+  .refine((value) => /^\d{4}-(0[1-9]|1[0-2])$/.test(value), { params: { key: 'billing.period_format' } });
+
+/** `POST /api/payment/act/create`: the act of services for a month that has ended. */
+export const actCreateBodySchema = z.object({ period: periodSchema });
+export type ActCreateBody = z.infer<typeof actCreateBodySchema>;
+
+export const billingDocumentSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(DOCUMENT_KINDS),
+  /** `<year>-<running number of the kind in that year>`, e.g. `2026-17`. */
+  number: z.string(),
+  /** The document's date (YYYY-MM-DD, Moscow). */
+  date: z.string(),
+  /** Kopecks, VAT included. */
+  amount: z.number().int(),
+  vat: z.number().int(),
+  vat_percent: z.number(),
+  /** Acts: the month they cover. */
+  period: z.string().nullable(),
+  status: z.enum(DOCUMENT_STATUSES),
+  paid_at: z.string().nullable(),
+  created_at: z.string(),
+  /** `GET` it for the PDF. */
+  download_url: z.string(),
+});
+export type BillingDocument = z.infer<typeof billingDocumentSchema>;
+
+export const documentsPageSchema = pagedSchema(billingDocumentSchema);
