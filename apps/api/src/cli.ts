@@ -31,6 +31,9 @@ import {
   replyAsSupport,
   takeSupportInbox,
 } from './modules/support-messages/support-messages.service.js';
+import { billingAccounts, setTariff } from './modules/billing/billing-operator.js';
+import { InvoiceNotFound, markInvoicePaidAndCredit } from './modules/billing/documents.service.js';
+import { post as postLedgerEntry, postDailyCharges } from './modules/billing/ledger.service.js';
 import { RateLimiter } from './plugins/rate-limit.js';
 import { ConfigError, loadConfig, type Config } from './plugins/config.js';
 
@@ -80,6 +83,22 @@ Commands:
                                SMTP_URL, kept in the outbox), newest first, with their text.
       --email <email>            (required)
       --last <n>                 how many (default: 1, up to 50)
+  billing:charge               Post the daily charges due now (every API process also does this
+                               every BILLING_CHARGE_CHECK_MINUTES); safe to repeat.
+  billing:tariff               Set an organisation's tariff: kopecks per smart device per day.
+      --org <id>                 organisation id (required)
+      --rate-kopecks <n>         e.g. 1500 for 15 ₽ (required unless --default)
+      --default                  go back to the deployment's BILLING_DAILY_RATE_KOPECKS
+  billing:invoice-paid         Mark an invoice paid (the bank transfer arrived); credits the
+                               organisation's balance once.
+      --number <year-n>          the invoice's number, e.g. 2026-17 (required)
+  billing:adjust               A correction or refund on an organisation's ledger.
+      --org <id>                 organisation id (required)
+      --amount-kopecks=<n>       positive credits, negative debits (--amount-kopecks=-500)
+      --description <text>       why, shown in the organisation's history (required)
+      --kind correction|refund   (default: correction)
+  billing:accounts             Print every organisation's balance, tariff and smart devices,
+                               the lowest balance first.
   help                         Show this help.
 
 The database is the one DATABASE_URL names (default sqlite:./data/kontrol.db).
@@ -97,6 +116,11 @@ const COMMANDS = [
   'support:reply',
   'support:inbox',
   'mail:show',
+  'billing:charge',
+  'billing:tariff',
+  'billing:invoice-paid',
+  'billing:adjust',
+  'billing:accounts',
 ];
 
 class UsageError extends Error {}
@@ -137,6 +161,12 @@ function positiveInt(options: Options, name: string, isRequired: boolean): numbe
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new UsageError(`--${name} must be a positive whole number`);
+  return Number(value);
+}
+
+function wholeNumber(options: Options, name: string): number {
+  const value = required(options, name);
+  if (!/^-?\d{1,12}$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
   return Number(value);
 }
 
@@ -327,6 +357,73 @@ async function run(
       }
       return;
     }
+    case 'billing:charge': {
+      const posted = await postDailyCharges(db, { dailyRateKopecks: config.billing.dailyRateKopecks });
+      out(`${posted} daily charge(s) posted.`);
+      return;
+    }
+    case 'billing:tariff': {
+      const organisationId = positiveInt(options, 'org', true) as number;
+      if (!(await organisationExists(db, organisationId)))
+        throw new UsageError('no organisation has that id');
+      const rate = options.default === true ? null : wholeNumber(options, 'rate-kopecks');
+      if (rate !== null && (rate < 0 || rate > 100_000_00))
+        throw new UsageError('--rate-kopecks must be 0 to 10000000');
+      await setTariff(db, organisationId, rate);
+      out(
+        rate === null
+          ? `Organisation ${organisationId} now pays the default ${config.billing.dailyRateKopecks} kopecks per smart device per day.`
+          : `Organisation ${organisationId} now pays ${rate} kopecks per smart device per day.`,
+      );
+      return;
+    }
+    case 'billing:invoice-paid': {
+      try {
+        const paid = await markInvoicePaidAndCredit(db, required(options, 'number'));
+        out(
+          paid === 'already_paid'
+            ? 'That invoice was paid already; nothing changed.'
+            : `Invoice paid: ${paid.amount} kopecks credited to organisation ${paid.organisationId}; balance ${paid.balance}.`,
+        );
+      } catch (error) {
+        if (error instanceof InvoiceNotFound) throw new UsageError(error.message);
+        throw error;
+      }
+      return;
+    }
+    case 'billing:adjust': {
+      const organisationId = positiveInt(options, 'org', true) as number;
+      if (!(await organisationExists(db, organisationId)))
+        throw new UsageError('no organisation has that id');
+      const amount = wholeNumber(options, 'amount-kopecks');
+      if (amount === 0 || Math.abs(amount) > 100_000_000_00)
+        throw new UsageError('--amount-kopecks must not be 0 and at most 10000000000 either way');
+      const description = required(options, 'description');
+      if (description.length > 500) throw new UsageError('--description must be at most 500 characters');
+      const kind = oneOf(options, 'kind', ['correction', 'refund'] as const, 'correction');
+      const posted = await postLedgerEntry(db, {
+        organisationId,
+        kind,
+        amount,
+        description,
+        reference: null,
+      });
+      out(
+        `Entry ${posted?.entryId} posted; organisation ${organisationId}'s balance is ${posted?.balance} kopecks.`,
+      );
+      return;
+    }
+    case 'billing:accounts': {
+      const accounts = await billingAccounts(db, config.billing.dailyRateKopecks);
+      if (accounts.length === 0) out('No organisations.');
+      for (const account of accounts) {
+        out(
+          `organisation ${account.id} (${account.name}): balance ${account.balance}, ` +
+            `${account.smartDevices} smart device(s) × ${account.dailyRate} kopecks/day`,
+        );
+      }
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -367,6 +464,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         addresses: { type: 'string' },
         text: { type: 'string' },
         last: { type: 'string' },
+        'rate-kopecks': { type: 'string' },
+        default: { type: 'boolean' },
+        number: { type: 'string' },
+        'amount-kopecks': { type: 'string' },
+        description: { type: 'string' },
+        kind: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { buildApp, gatewayMqtt } from './app.js';
 import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
+import { postDailyCharges } from './modules/billing/ledger.service.js';
 import { purgeExpired } from './modules/maintenance.js';
 import { ConfigError, loadConfig, type Config } from './plugins/config.js';
 
@@ -123,6 +124,19 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
     purgeExpired(app).catch((error: unknown) => app.log.warn({ err: error }, 'maintenance failed'));
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
+  // Every process looks for billing days to charge; the ledger's references make it once (docs/billing.md).
+  const chargeDays = () =>
+    postDailyCharges(app.db, { dailyRateKopecks: config.billing.dailyRateKopecks })
+      .then((posted) => {
+        if (posted > 0) app.log.info({ posted }, 'billing: daily charges posted');
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'billing: daily charges failed'));
+  const charges =
+    config.billing.chargeCheckMinutes > 0
+      ? setInterval(() => void chargeDays(), config.billing.chargeCheckMinutes * 60_000)
+      : undefined;
+  charges?.unref();
+  if (charges) void chargeDays();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -130,6 +144,7 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(maintenance);
+    clearInterval(charges);
     // Requests in flight get a grace period; a client that leaves its connection open (a body it
     // never reads) is then cut off, so shutdown always completes.
     const grace = setTimeout(() => {

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFParse } from 'pdf-parse';
 import { describe, expect, it } from 'vitest';
+import { pdfTextAndPages } from '../../test/pdf-text.js';
 import type { ActPdfInput, DocumentLine, DocumentParty, InvoicePdfInput } from './billing-pdf.js';
 import { renderActPdf, renderInvoicePdf } from './billing-pdf.js';
 
@@ -76,16 +77,7 @@ const act: ActPdfInput = {
   total_in_words: 'Пятнадцать тысяч пятьсот рублей 00 копеек',
 };
 
-/** The text of the PDF with every run of whitespace (line breaks, tabs, no-break spaces) as one space. */
-async function pdfText(pdf: Buffer): Promise<{ text: string; pages: number }> {
-  const parser = new PDFParse({ data: new Uint8Array(pdf) });
-  try {
-    const result = await parser.getText();
-    return { text: result.text.replace(/\s+/g, ' '), pages: result.total };
-  } finally {
-    await parser.destroy();
-  }
-}
+const pdfText = pdfTextAndPages;
 
 // Set BILLING_PDF_OUT=/tmp to keep the rendered samples for a look.
 async function keep(name: string, pdf: Buffer): Promise<void> {

@@ -5,7 +5,7 @@ import type {
   OrganisationDetailsTable,
   PaymentsTable,
 } from '@kontrol/db';
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Kysely } from 'kysely';
 
 /** SQL of billing (docs/billing.md); every read of tenant data is scoped to the organisation. */
 
@@ -128,8 +128,16 @@ export function chargesBetween(db: Kysely<Database>, organisationId: number, fro
     .execute();
 }
 
+/** SPEC §3: a device is smart when it has a controller or a current template. */
+function isSmart(eb: ExpressionBuilder<Database, 'devices'>) {
+  return eb.or([
+    eb.and([eb('devices.controller_id', 'is not', null), eb('devices.controller_id', '!=', '')]),
+    eb('devices.template_id', 'is not', null),
+  ]);
+}
+
 /**
- * Smart devices (a controller or a current template, SPEC §3) registered before `before`
+ * Smart devices registered before `before`
  * (an ISO moment): what a billing day is charged for.
  */
 export async function countSmartDevices(
@@ -141,12 +149,7 @@ export async function countSmartDevices(
     .selectFrom('devices')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('organisation_id', '=', organisationId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('controller_id', 'is not', null), eb('controller_id', '!=', '')]),
-        eb('template_id', 'is not', null),
-      ]),
-    );
+    .where(isSmart);
   if (before !== undefined) query = query.where('created_at', '<', before);
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
@@ -164,6 +167,27 @@ export function organisationsWithAccounts(db: Kysely<Database>) {
       'billing_accounts.daily_rate',
     ])
     .orderBy('organisations.id')
+    .execute();
+}
+
+/** Every organisation's account (or none yet) and its smart devices now, for the operator. */
+export function accountsOverview(db: Kysely<Database>) {
+  return db
+    .selectFrom('organisations')
+    .leftJoin('billing_accounts', 'billing_accounts.organisation_id', 'organisations.id')
+    .select([
+      'organisations.id',
+      'organisations.name',
+      'billing_accounts.balance',
+      'billing_accounts.daily_rate',
+      (eb) =>
+        eb
+          .selectFrom('devices')
+          .select(sql<number>`count(*)`.as('count'))
+          .whereRef('devices.organisation_id', '=', 'organisations.id')
+          .where(isSmart)
+          .as('smart_devices'),
+    ])
     .execute();
 }
 

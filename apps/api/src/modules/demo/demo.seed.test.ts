@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../../test/builders.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
+import { ledgerSum } from '../billing/billing.repository.js';
+import { postDailyCharges } from '../billing/ledger.service.js';
+import { DEMO_BILLING_DAYS, DEMO_TOP_UP_KOPECKS } from './demo.billing.js';
 import { DEMO_FLEET, DEMO_LOGIN, seedDemoIfEmpty } from './demo.seed.js';
 
 let empty: TestDatabase;
@@ -44,6 +47,27 @@ describe('the demo organisation', () => {
       .orderBy('id')
       .execute();
     expect(chat.map((m) => m.from_support)).toEqual([0, 1]);
+
+    // Billing: the requisites, the top-up two weeks ago, then a charge per day once the job runs.
+    const db = empty.handle.db;
+    const { id: organisationId } = await db
+      .selectFrom('organisations')
+      .select('id')
+      .executeTakeFirstOrThrow();
+    expect(await db.selectFrom('organisation_details').select('inn').execute()).toEqual([
+      { inn: '7812345675' },
+    ]);
+    await postDailyCharges(db, { dailyRateKopecks: 1_000 });
+    const ledger = await db.selectFrom('ledger_entries').select(['kind', 'amount']).orderBy('id').execute();
+    expect(ledger[0]).toEqual({ kind: 'payment', amount: DEMO_TOP_UP_KOPECKS });
+    expect(ledger.slice(1).map((e) => e.kind)).toEqual(Array(DEMO_BILLING_DAYS).fill('charge'));
+    const smart = (await db.selectFrom('devices').select('controller_id').execute()).filter(
+      (d) => d.controller_id,
+    );
+    expect(ledger[1]?.amount).toBe(-smart.length * 1_000);
+    expect(await ledgerSum(db, organisationId)).toBe(
+      DEMO_TOP_UP_KOPECKS - DEMO_BILLING_DAYS * smart.length * 1_000,
+    );
   });
 
   it('never touches a database that already holds an organisation', async () => {

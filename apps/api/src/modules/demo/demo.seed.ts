@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
 import { countOrganisations } from '../organisations/organisations.repository.js';
 import { findUserByEmail } from '../users/users.repository.js';
+import { seedDemoBilling } from './demo.billing.js';
 import { seedDemoPeople } from './demo.people.js';
 import { seedDemoRecipes } from './demo.recipes.js';
 import { seedFleet } from './fleet.seed.js';
@@ -15,8 +16,8 @@ export const DEMO_ORGANISATION = 'Демо-ресторан «Контроль»
 export const DEMO_FLEET = { addresses: 3, devices: 24 } as const;
 
 /**
- * Creates the demo organisation, its admin, fleet, recipes, a complaint and a support exchange
- * unless the demo user exists; true if it did.
+ * Creates the demo organisation, its admin, fleet, recipes, a complaint, a support exchange and
+ * two weeks of billing unless the demo user exists; true if it did.
  */
 export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
   if (await findUserByEmail(db, DEMO_LOGIN.email)) return false;
@@ -33,6 +34,7 @@ export async function seedDemo(db: Kysely<Database>): Promise<boolean> {
   await seedFleet(db, organisationId, DEMO_FLEET);
   await seedDemoRecipes(db, organisationId);
   await seedDemoPeople(db, { id: userId, organisationId, name: 'Демо Администратор' });
+  await seedDemoBilling(db, organisationId);
   return true;
 }
 
