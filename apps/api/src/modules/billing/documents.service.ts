@@ -1,5 +1,6 @@
 import {
   amountInWordsRu,
+  formatKopecksRu,
   BILLING_TIME_ZONE,
   zonedDayStart,
   type BillingDocument,
@@ -23,7 +24,7 @@ import {
   type DetailsRow,
   type DocumentRow,
 } from './billing.repository.js';
-import { addDays, billingDay, inLedgerTransaction, postInTransaction } from './ledger.service.js';
+import { addDays, billingDay, dottedDate, inLedgerTransaction, postInTransaction } from './ledger.service.js';
 
 /** Invoices and acts (docs/billing.md "Documents") and the requisites they carry. */
 
@@ -139,11 +140,6 @@ async function buyerOf(db: Kysely<Database>, organisationId: number): Promise<Do
   };
 }
 
-function dottedDate(day: string): string {
-  const [year, month, date] = day.split('-');
-  return `${date}.${month}.${year}`;
-}
-
 /** `POST /api/payment/invoice/create`: a numbered invoice for `amount` kopecks, VAT included. */
 export async function createInvoice(
   db: Kysely<Database>,
@@ -177,7 +173,7 @@ export async function createInvoice(
       vat_percent: settings.vatPercent,
       vat_kopecks: vat,
       total_in_words: amountInWordsRu(amount),
-      payment_purpose: `Оплата по счёту № ${number} от ${dottedDate(date)} за услуги Kontrol. В т.ч. НДС ${settings.vatPercent}% — ${(vat / 100).toFixed(2).replace('.', ',')} руб.`,
+      payment_purpose: `Оплата по счёту № ${number} от ${dottedDate(date)} за услуги Kontrol. В т.ч. НДС ${settings.vatPercent}% — ${formatKopecksRu(vat)} руб.`,
     });
     return insertDocument(trx, {
       organisation_id: user.organisationId,

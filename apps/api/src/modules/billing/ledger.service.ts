@@ -1,6 +1,7 @@
 import {
   BILLING_TIME_ZONE,
   datesBetween,
+  formatKopecksRu,
   localDateTime,
   zonedDayStart,
   type Balance,
@@ -158,8 +159,10 @@ export async function readBalance(
   };
 }
 
-function roubles(kopecks: number): string {
-  return (kopecks / 100).toFixed(2).replace('.', ',');
+/** `DD.MM.YYYY` of a `YYYY-MM-DD`, as Russian documents write dates. */
+export function dottedDate(day: string): string {
+  const [year, month, date] = day.split('-');
+  return `${date}.${month}.${year}`;
 }
 
 /**
@@ -199,7 +202,7 @@ export async function postDailyCharges(
             organisationId: organisation.id,
             kind: 'charge',
             amount: -devices * rate,
-            description: `Абонентская плата за ${day}: ${devices} устр. × ${roubles(rate)} ₽`,
+            description: `Абонентская плата за ${dottedDate(day)}: ${devices} устр. × ${formatKopecksRu(rate)} ₽`,
             reference: `charge:${day}`,
             quantity: devices,
             unitPrice: rate,
