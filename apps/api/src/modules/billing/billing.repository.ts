@@ -256,20 +256,22 @@ export async function insertPayment(db: Kysely<Database>, values: Insertable<Pay
   return (await db.insertInto('payments').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
+const PAYMENT_COLUMNS = [
+  'id',
+  'organisation_id',
+  'provider',
+  'external_id',
+  'amount',
+  'status',
+  'confirmation_url',
+  'created_at',
+  'completed_at',
+] as const;
+
 export function paymentsQuery(db: Kysely<Database>, organisationId: number) {
   return db
     .selectFrom('payments')
-    .select([
-      'id',
-      'organisation_id',
-      'provider',
-      'external_id',
-      'amount',
-      'status',
-      'confirmation_url',
-      'created_at',
-      'completed_at',
-    ])
+    .select(PAYMENT_COLUMNS)
     .where('organisation_id', '=', organisationId)
     .orderBy('id', 'desc');
 }
@@ -279,17 +281,7 @@ export type PaymentRow = Awaited<ReturnType<ReturnType<typeof paymentsQuery>['ex
 export function findPaymentByExternalId(db: Kysely<Database>, provider: string, externalId: string) {
   return db
     .selectFrom('payments')
-    .select([
-      'id',
-      'organisation_id',
-      'provider',
-      'external_id',
-      'amount',
-      'status',
-      'confirmation_url',
-      'created_at',
-      'completed_at',
-    ])
+    .select(PAYMENT_COLUMNS)
     .where('provider', '=', provider)
     .where('external_id', '=', externalId)
     .executeTakeFirst();
