@@ -1,4 +1,4 @@
-import { issuesToFieldErrors, translate, type Locale } from '@kontrol/contracts';
+import { formatIssue, translate, type Locale } from '@kontrol/contracts';
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -46,12 +46,41 @@ function send(reply: FastifyReply, status: number, body: object) {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * Laravel's `errors` object (dotted field path → messages, worded as `issuesToFieldErrors` words
+ * them), collected in a Map: a field name can be any key the client sent (an unknown key is
+ * reported by its name), and a plain object would find `constructor` or `toString` on its
+ * prototype and fail on it.
+ */
+function requestFieldErrors(issues: readonly z.core.$ZodIssue[], locale: Locale): Record<string, string[]> {
+  const errors = new Map<string, string[]>();
+  for (const issue of issues) {
+    const paths =
+      issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
+    for (const path of paths) {
+      const field = path.map(String).join('.') || '_';
+      errors.set(field, [...(errors.get(field) ?? []), formatIssue(issue, locale)]);
+    }
+  }
+  return Object.fromEntries(errors);
+}
+
+/** The error answer; should working it out fail, a plain 500 (never Fastify's, which shows the message). */
 function handleError(
   this: FastifyInstance,
   error: FastifyError,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  try {
+    return answerError(error, request, reply);
+  } catch (failure) {
+    request.log.error({ err: failure, cause: error }, 'the error handler failed');
+    return send(reply, 500, { message: translate(request.locale, 'http.server_error') });
+  }
+}
+
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const locale: Locale = request.locale;
   const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) =>
     translate(locale, key, params);
@@ -59,7 +88,7 @@ function handleError(
   if (error instanceof RequestValidationError) {
     return send(reply, 422, {
       message: t('validation.failed'),
-      errors: issuesToFieldErrors(error.issues, locale),
+      errors: requestFieldErrors(error.issues, locale),
     });
   }
   if (error instanceof FieldValidationError) {

@@ -79,24 +79,38 @@ export async function listOrPage<DB, TB extends keyof DB, O, Item>(
 /** One filterable field of a resource: the SQL column it maps to and what may be asked of it. */
 export interface FilterField {
   column: string;
-  /** `moment`: a column of epoch milliseconds, filtered by ISO 8601 moments (or epoch ms). */
-  type: 'string' | 'number' | 'boolean' | 'date' | 'moment';
+  /**
+   * `number`: an `integer` column (the ids), whole numbers within PostgreSQL's integer range;
+   * `bigint`: a `bigint` column (money in kopecks), whole numbers JavaScript holds exactly;
+   * `moment`: a column of epoch milliseconds, filtered by ISO 8601 moments (or epoch ms).
+   */
+  type: 'string' | 'number' | 'bigint' | 'boolean' | 'date' | 'moment';
   operators: readonly FilterOperator[];
 }
 export type FilterWhitelist = Record<string, FilterField>;
 
 type Scalar = string | number;
 
+/** PostgreSQL's `integer`: a value past it is refused by the database rather than matching nothing. */
+const INTEGER_MAX = 2_147_483_647;
+
+/**
+ * The filter value as the column's type holds it, or undefined (a 422): a value the database
+ * could not compare with the column (1.5 or 1e300 for an integer) is the client's mistake, and
+ * must not reach PostgreSQL, which would refuse it with an error.
+ */
 function coerce(field: FilterField, value: unknown): Scalar | undefined {
   switch (field.type) {
-    case 'number': {
+    case 'number':
+    case 'bigint': {
       const n =
         typeof value === 'number'
           ? value
           : typeof value === 'string' && value.trim() !== ''
             ? Number(value)
             : NaN;
-      return Number.isFinite(n) ? n : undefined;
+      if (!Number.isSafeInteger(n)) return undefined;
+      return field.type === 'number' && Math.abs(n) > INTEGER_MAX ? undefined : n;
     }
     case 'boolean':
       if (value === true || value === 'true' || value === 1 || value === '1') return 1;
@@ -108,7 +122,7 @@ function coerce(field: FilterField, value: unknown): Scalar | undefined {
     }
     case 'moment': {
       const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-      return Number.isFinite(ms) ? ms : undefined;
+      return Number.isSafeInteger(ms) ? ms : undefined;
     }
     default:
       return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;

@@ -55,7 +55,7 @@ const id = z.coerce.number().int().positive().max(2_147_483_647);
 export const LEDGER_FILTERS: FilterWhitelist = {
   kind: { column: 'kind', type: 'string', operators: ['=', 'in'] },
   created_at: { column: 'created_at', type: 'date', operators: ['>=', '<=', '<', '>', 'between'] },
-  amount: { column: 'amount', type: 'number', operators: ['=', '<', '<=', '>', '>='] },
+  amount: { column: 'amount', type: 'bigint', operators: ['=', '<', '<=', '>', '>='] },
 };
 const DOCUMENT_FILTERS: FilterWhitelist = {
   kind: { column: 'kind', type: 'string', operators: ['='] },

@@ -26,6 +26,21 @@ export type EventInput = z.output<typeof deviceEventBodySchema>;
 export type EventUpdate = z.output<typeof deviceEventUpdateSchema>;
 
 const DAY_MS = 86_400_000;
+/** The furthest moment a JavaScript date holds (10^8 days from 1970): a later one could never be shown. */
+const MAX_MOMENT_MS = 8.64e15;
+
+/**
+ * 422 on `started_at` / `ended_at` past what a date holds: the schema takes any run of digits as
+ * epoch milliseconds, and such an event, once stored, would break every answer that shows it.
+ */
+function checkMoments(input: { started_at?: number | null; ended_at?: number | null }) {
+  const errors: Record<string, ['field.moment']> = {};
+  for (const field of ['started_at', 'ended_at'] as const) {
+    const value = input[field];
+    if (typeof value === 'number' && !(Math.abs(value) <= MAX_MOMENT_MS)) errors[field] = ['field.moment'];
+  }
+  if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
+}
 
 /** `filters[field]` of `GET /api/devices/events` (docs/api.md). */
 export const EVENT_FILTERS: FilterWhitelist = {
@@ -74,6 +89,7 @@ export async function createEvent(
 ) {
   const device = await findOrganisationDevice(db, organisationId, input.device_id);
   if (!device) throw new FieldValidationError({ device_id: ['field.exists'] });
+  checkMoments(input);
   const startedTs = input.started_at ?? Date.now();
   const endedTs = input.ended_at ?? null;
   if (endedTs !== null && endedTs < startedTs)
@@ -140,6 +156,7 @@ export async function updateEvent(
       if (input[field] !== undefined) errors[field] = ['event.rule_closed_by_rule'];
   }
   if (Object.keys(errors).length > 0) throw new FieldValidationError(errors);
+  checkMoments(input);
   const endedTs = input.ended_at;
   if (endedTs !== undefined && endedTs !== null && endedTs < Number(row.started_ts))
     throw new FieldValidationError({ ended_at: ['field.after_start'] });
