@@ -56,8 +56,9 @@ export const ledgerEntrySchema = z.object({
   /** Kopecks: positive credits, negative debits. */
   amount: z.number().int(),
   balance_after: z.number().int(),
+  /** In the reader's language for the entries Kontrol writes; the operator's own words otherwise. */
   description: z.string(),
-  /** What the entry is about: `charge:2026-11-24`, `payment:12`, `invoice:5`; null for corrections. */
+  /** What the entry is about: `charge:2026-11-24`, `payment:12`, `invoice:2026-17`; null for corrections. */
   reference: z.string().nullable(),
   /** Charges: smart devices counted and the kopecks per device that day. */
   quantity: z.number().int().nullable(),
@@ -103,6 +104,10 @@ export const organisationDetailsResponseSchema = z.object({
     })
     .nullable(),
 });
+
+export type StoredOrganisationDetails = NonNullable<
+  z.infer<typeof organisationDetailsResponseSchema>['data']
+>;
 
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];

@@ -284,8 +284,8 @@ const catalog = {
     en: 'The settlement account must have 20 digits and match the bank’s BIK.',
   },
   'billing.amount_range': {
-    ru: 'Сумма — от 100 до 10 000 000 ₽ (в копейках: от 10 000 до 1 000 000 000).',
-    en: 'The amount must be from 100 to 10,000,000 ₽ (in kopecks: 10,000 to 1,000,000,000).',
+    ru: 'Сумма — от 100 до 10 000 000 ₽.',
+    en: 'The amount must be from 100 to 10,000,000 ₽.',
   },
   'billing.period_format': {
     ru: 'Месяц в формате ГГГГ-ММ, например 2026-10.',
@@ -308,7 +308,16 @@ const catalog = {
   'billing.csv.description': { ru: 'Описание', en: 'Description' },
   'billing.csv.amount': { ru: 'Сумма, ₽', en: 'Amount, ₽' },
   'billing.csv.balance_after': { ru: 'Баланс после, ₽', en: 'Balance after, ₽' },
-  'billing.kind.payment': { ru: 'Оплата', en: 'Payment' },
+  'billing.kind.payment': { ru: 'Платёж', en: 'Payment' },
+  'billing.entry.charge': {
+    ru: 'Абонентская плата за {date}: {count} устр. × {price} ₽',
+    en: 'Subscription for {date}: {count} devices × {price} ₽',
+  },
+  'billing.entry.online_payment': { ru: 'Оплата онлайн, платёж № {id}', en: 'Online payment No. {id}' },
+  'billing.entry.invoice_payment': {
+    ru: 'Оплата по счёту № {number}',
+    en: 'Payment of invoice No. {number}',
+  },
   'billing.kind.charge': { ru: 'Списание', en: 'Charge' },
   'billing.kind.correction': { ru: 'Корректировка', en: 'Correction' },
   'billing.kind.refund': { ru: 'Возврат', en: 'Refund' },

@@ -623,7 +623,7 @@ export interface LedgerEntriesTable {
   amount: number;
   balance_after: number;
   description: string;
-  /** Unique per organisation: `charge:<day>`, `payment:<id>`, `invoice:<id>`. */
+  /** Unique per organisation: `charge:<day>`, `payment:<id>`, `invoice:<number>`. */
   reference: string | null;
   quantity: number | null;
   unit_price: number | null;

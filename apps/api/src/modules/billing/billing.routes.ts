@@ -119,7 +119,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
         LEDGER_FILTERS,
       );
       const paged = await paginate(request, query, { page, per_page: perPage });
-      return { ...paged, data: paged.data.map(toLedgerEntry) };
+      return { ...paged, data: paged.data.map((row) => toLedgerEntry(row, request.locale)) };
     },
   });
 
@@ -136,7 +136,10 @@ export async function billingRoutes(fastify: FastifyInstance) {
         request.query.filters,
         LEDGER_FILTERS,
       );
-      const csv = balanceLogCsv((await query.execute()).map(toLedgerEntry), request.locale);
+      const csv = balanceLogCsv(
+        (await query.execute()).map((row) => toLedgerEntry(row, request.locale)),
+        request.locale,
+      );
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachment(`balance-history.csv`))

@@ -237,7 +237,7 @@ describe('the ledger', () => {
     const rows: string[][] = parse(res.body, { bom: true });
     expect(rows[0]).toEqual(['Дата', 'Операция', 'Описание', 'Сумма, ₽', 'Баланс после, ₽']);
     expect(rows).toHaveLength(2);
-    expect(rows[1]?.slice(1)).toEqual(['Оплата', "'=cmd|evil", '1500.5', '1500.5']);
+    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500.5', '1500.5']);
   });
 });
 
@@ -294,6 +294,15 @@ describe('the daily charge', () => {
       expect(charge).toMatchObject({ amount: -2_000, quantity: 2, unit_price: 1_000 });
     expect((await balanceOf(admin)).balance).toBe(-6_000);
     expect((await balanceOf(admin)).last_charge_date).toBe(addDays(today, -1));
+    const [dd, mm] = [addDays(today, -1).slice(8), addDays(today, -1).slice(5, 7)];
+    const newest = async (locale: string) =>
+      (await admin.post('/api/users/balance_log', { page: 1 }, { 'accept-language': locale })).json<{
+        data: LedgerEntry[];
+      }>().data[0]?.description;
+    expect(await newest('en')).toBe(`Subscription for ${addDays(today, -1)}: 2 devices × 10.00 ₽`);
+    expect(await newest('ru')).toBe(
+      `Абонентская плата за ${dd}.${mm}.${addDays(today, -1).slice(0, 4)}: 2 устр. × 10,00 ₽`,
+    );
   });
 
   it("uses the organisation's own tariff and charges nothing for a fleet without smart devices", async () => {
@@ -395,6 +404,12 @@ describe('payments through the sandbox', () => {
       balance_after: 150_000,
       reference: `payment:${paid.id}`,
     });
+    // Worded in the reader's language (the test client asks for English; the stored text is Russian).
+    expect(log[0]?.description).toBe(`Online payment No. ${paid.id}`);
+    const ru = await admin.post('/api/users/balance_log', { page: 1 }, { 'accept-language': 'ru' });
+    expect(ru.json<{ data: LedgerEntry[] }>().data[0]?.description).toBe(
+      `Оплата онлайн, платёж № ${paid.id}`,
+    );
   });
 
   it('refuses a callback without a valid signature, and an amount out of range', async () => {

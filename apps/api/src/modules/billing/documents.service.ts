@@ -313,7 +313,7 @@ export async function markInvoicePaidAndCredit(
         kind: 'payment',
         amount: Number(invoice.amount),
         description: `Оплата по счёту № ${number} от ${dottedDate(invoice.date)}`,
-        reference: `invoice:${invoice.id}`,
+        reference: `invoice:${number}`,
       },
       now,
     );

@@ -4,9 +4,11 @@ import {
   formatKopecksRu,
   localDateTime,
   zonedDayStart,
+  translate,
   type Balance,
   type LedgerEntry,
   type LedgerKind,
+  type Locale,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely, Transaction } from 'kysely';
@@ -42,13 +44,34 @@ export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-export function toLedgerEntry(row: LedgerRow): LedgerEntry {
+/**
+ * An entry's description in the reader's language: the ledger keeps the Russian text of the
+ * accounting documents, and the entries Kontrol writes itself (charges, payments) are worded anew
+ * from what they record; the operator's corrections keep their own words.
+ */
+export function describeEntry(row: LedgerRow, locale: Locale): string {
+  const [kind, ref] = (row.reference ?? '').split(':', 2);
+  if (row.kind === 'charge' && kind === 'charge' && ref && row.quantity !== null && row.unit_price !== null) {
+    return translate(locale, 'billing.entry.charge', {
+      date: locale === 'ru' ? dottedDate(ref) : ref,
+      count: row.quantity,
+      price: locale === 'ru' ? formatKopecksRu(row.unit_price) : (row.unit_price / 100).toFixed(2),
+    });
+  }
+  if (row.kind === 'payment' && kind === 'payment' && ref)
+    return translate(locale, 'billing.entry.online_payment', { id: ref });
+  if (row.kind === 'payment' && kind === 'invoice' && ref)
+    return translate(locale, 'billing.entry.invoice_payment', { number: ref });
+  return row.description;
+}
+
+export function toLedgerEntry(row: LedgerRow, locale: Locale): LedgerEntry {
   return {
     id: row.id,
     kind: row.kind,
     amount: Number(row.amount),
     balance_after: Number(row.balance_after),
-    description: row.description,
+    description: describeEntry(row, locale),
     reference: row.reference,
     quantity: row.quantity,
     unit_price: row.unit_price,
