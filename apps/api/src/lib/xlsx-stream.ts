@@ -123,7 +123,9 @@ export function createXlsxSheet(options: {
       await zip.finalize();
     },
     fail(error) {
-      sheet.destroy(error);
+      // The error goes to the download alone: the inner sheet has no listener, and an error left
+      // on it would be uncaught and end the process.
+      sheet.destroy();
       zip.abort();
       output.destroy(error);
     },
