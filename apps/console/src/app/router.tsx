@@ -315,6 +315,11 @@ export const router = createBrowserRouter([
               },
             ],
           },
+          {
+            path: 'billing',
+            handle: { title: 'Billing' } satisfies RouteHandle,
+            lazy: page(() => import('../features/billing/routes/billing-page'), 'BillingPage'),
+          },
           { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, Component: NotFoundPage },
         ],
       },

@@ -91,6 +91,9 @@ export const paths = {
       /** The page that shows a Telegram link and waits for the chat to bind. */
       telegram: (token: string) => `/account/settings/integrations/telegram/${encodeURIComponent(token)}`,
     },
+    /** The billing page (`tab`: `balance` by default, `history` or `organisation`; docs/billing.md). */
+    billing: (tab?: BillingTab) =>
+      tab === undefined || tab === 'balance' ? '/account/billing' : `/account/billing?tab=${tab}`,
     /**
      * The telemetry page (`tab`: `telemetry` by default, or `notifications`); with devices and a
      * period it opens their charts over that period (docs/telemetry.md, "The telemetry page").
@@ -106,6 +109,9 @@ export const paths = {
     },
   },
 } as const;
+
+/** The tabs of the billing page (SPEC §2: balance, history, organisation). */
+export type BillingTab = 'balance' | 'history' | 'organisation';
 
 /** What a link to the telemetry page opens: a tab, and on the telemetry tab devices and a period. */
 export interface TelemetryView {

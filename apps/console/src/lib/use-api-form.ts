@@ -6,11 +6,16 @@ import { toApiFailure, type ApiFailure } from './api-errors';
  * A form whose submit calls the API (SPEC §5, §8): Mantine's form state for the fields, the
  * server's 422 messages put under their fields, and the failure of the last try for
  * {@link FormFailure} (connection error, or the server's message).
+ *
+ * `validate` (optional) checks the values before anything is sent, answering field → messages as
+ * the server's 422 does (e.g. the contracts' schema through `issuesToFieldErrors`); with any
+ * message nothing is sent, and the messages show as a 422's would.
  */
 export function useApiForm<Values extends Record<string, unknown>, Result>(options: {
   initialValues: Values;
   submit: (values: Values) => Promise<Result>;
   onSuccess: (result: Result, form: UseFormReturnType<Values>) => void;
+  validate?: (values: Values) => Record<string, string[]>;
 }) {
   const form = useForm<Values>({ mode: 'controlled', initialValues: options.initialValues });
   const [submitting, setSubmitting] = useState(false);
@@ -20,6 +25,15 @@ export function useApiForm<Values extends Record<string, unknown>, Result>(optio
     setSubmitting(true);
     setFailure(null);
     form.clearErrors();
+    const invalid = options.validate?.(values) ?? {};
+    if (Object.keys(invalid).length > 0) {
+      setFailure({ kind: 'validation', message: '', errors: invalid });
+      form.setErrors(
+        Object.fromEntries(Object.entries(invalid).map(([field, messages]) => [field, messages.join(' ')])),
+      );
+      setSubmitting(false);
+      return;
+    }
     try {
       const result = await options.submit(values);
       setSubmitting(false);

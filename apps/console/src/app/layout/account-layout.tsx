@@ -23,6 +23,7 @@ import { PageLoader } from '../../components/page-loader';
 import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 import { useCurrentUser } from '../../features/auth/use-current-user';
+import { NegativeBalanceBanner } from '../../features/billing/components/negative-balance-banner';
 import { useLiveDevices } from '../../features/devices/api/use-live-devices';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
@@ -34,7 +35,8 @@ import { MainNav } from './main-nav';
  * The signed-in frame: header (menu button on small screens, notifications, the support chat,
  * language, colour scheme, user menu),
  * the sidebar (a drawer below 768 px), the page's title (from its route's handle) and the page. Pages render once the reference data has
- * loaded (SPEC §1); until then a loader shows.
+ * loaded (SPEC §1); until then a loader shows. Above the title, for holders of the billing module,
+ * a warning while the organisation's balance is below zero.
  */
 export function AccountLayout() {
   const user = useCurrentUser();
@@ -103,6 +105,8 @@ export function AccountLayout() {
       </Drawer>
 
       <AppShell.Main>
+        {/* Holders of the billing module: a warning while the balance is below zero. */}
+        <NegativeBalanceBanner user={user} />
         {title && (
           <ScreenTitle key={pathname} mb="md">
             {t(title)}

@@ -1,0 +1,128 @@
+import {
+  BILLING_TIME_ZONE,
+  CURRENCY,
+  PAYMENT_MAX_KOPECKS,
+  PAYMENT_MIN_KOPECKS,
+  type DocumentKind,
+  type LedgerKind,
+  type PaymentStatus,
+} from '@kontrol/contracts';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { intlLocale } from '../../lib/format';
+
+/**
+ * Money and dates of the billing page (docs/billing.md): amounts are integer kopecks everywhere
+ * and are shown in roubles in the interface language (`12 345,67 ₽`, `₽12,345.67`); people type
+ * roubles with at most two decimals.
+ */
+
+/**
+ * `kopecks` in roubles, e.g. `12 345,67 ₽`; `signed` adds + to credits (`+1 500,00 ₽`); `short`
+ * leaves out zero kopecks (`1 000 ₽`, for limits and suggested amounts).
+ */
+export function formatKopecks(
+  kopecks: number,
+  locale: string,
+  { signed = false, short = false }: { signed?: boolean; short?: boolean } = {},
+): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: CURRENCY,
+    currencyDisplay: 'narrowSymbol',
+    signDisplay: signed ? 'exceptZero' : 'auto',
+    minimumFractionDigits: short && kopecks % 100 === 0 ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(kopecks / 100);
+}
+
+/** Money formatters in the interface language, rebuilt when it changes. */
+export function useMoney() {
+  const { i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  return useMemo(() => {
+    const locale = intlLocale();
+    return {
+      format: (kopecks: number) => formatKopecks(kopecks, locale),
+      signed: (kopecks: number) => formatKopecks(kopecks, locale, { signed: true }),
+      short: (kopecks: number) => formatKopecks(kopecks, locale, { short: true }),
+    };
+  }, [language]); // `language` is what intlLocale() reads.
+}
+
+/** Roubles as typed (a number, or '' for an empty field) in whole kopecks; null when empty. */
+export function roublesToKopecks(roubles: number | string): number | null {
+  if (roubles === '' || roubles === null) return null;
+  const value = typeof roubles === 'number' ? roubles : Number(String(roubles).replace(',', '.'));
+  return Number.isFinite(value) ? Math.round(value * 100) : null;
+}
+
+/** Whether a payment or invoice of `kopecks` is within the limits (100 ₽ … 10 000 000 ₽). */
+export function isPaymentAmount(kopecks: number | null): kopecks is number {
+  return kopecks !== null && kopecks >= PAYMENT_MIN_KOPECKS && kopecks <= PAYMENT_MAX_KOPECKS;
+}
+
+/** The billing month (`YYYY-MM`, Moscow) `now` falls in. */
+export function billingMonth(now: number): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: BILLING_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+  }).formatToParts(new Date(now));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}`;
+}
+
+/** The `count` months that have ended by `now` (billing months), the latest first. */
+export function endedMonths(now: number, count: number): string[] {
+  const [year = 1970, month = 1] = billingMonth(now).split('-').map(Number);
+  return Array.from({ length: count }, (_, i) => {
+    const index = year * 12 + (month - 1) - (i + 1);
+    return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+  });
+}
+
+/** A `YYYY-MM` month in words: «октябрь 2026 г.», "October 2026". */
+export function formatMonth(period: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${period}-01T00:00:00Z`),
+  );
+}
+
+/** A calendar day (`YYYY-MM-DD`: documents, billing days) as the interface language writes it. */
+export function formatDay(day: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${day.slice(0, 10)}T00:00:00Z`),
+  );
+}
+
+/** The words of the billing page's kinds and statuses, in the interface language. */
+export function useBillingLabels() {
+  const { t } = useTranslation();
+  return useMemo(
+    () => ({
+      ledgerKind: {
+        payment: t('Payment'),
+        charge: t('Charge'),
+        correction: t('Correction'),
+        refund: t('Refund'),
+      } satisfies Record<LedgerKind, string>,
+      documentKind: { invoice: t('Invoice'), act: t('Act') } satisfies Record<DocumentKind, string>,
+      documentStatus: { issued: t('Issued'), paid: t('Paid') },
+      paymentStatus: {
+        pending: t('Awaiting payment'),
+        succeeded: t('Paid'),
+        failed: t('Declined'),
+      } satisfies Record<PaymentStatus, string>,
+    }),
+    [t],
+  );
+}
+
+/** Status colours: the badge's word carries the meaning, the colour only helps. */
+export const PAYMENT_STATUS_COLOURS: Record<PaymentStatus, string> = {
+  pending: 'yellow',
+  succeeded: 'green',
+  failed: 'red',
+};
+export const DOCUMENT_STATUS_COLOURS = { issued: 'blue', paid: 'green' } as const;

@@ -1,0 +1,159 @@
+import { LEDGER_KINDS, type LedgerEntry } from '@kontrol/contracts';
+import { Box, Button, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { FormFailure } from '../../../components/form-failure';
+import { PageLoader } from '../../../components/page-loader';
+import { isAbortError, toApiFailure } from '../../../lib/api-errors';
+import { intlLocale } from '../../../lib/format';
+import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
+import { toLedgerServerFilters, useBalanceLog } from '../api/get-balance-log';
+import { useBillingLabels, useMoney } from '../billing-format';
+import classes from '../billing.module.css';
+import { HISTORY_PARAMS, historyFilters, parsePage } from '../history-filters';
+import { ExportCsvButton } from './export-csv-button';
+import { ListPagination } from './list-pagination';
+
+/**
+ * The history tab: the ledger, newest first, a page at a time from the server (SPEC §3: page and
+ * filters), filtered by kind of operation and by period, with the filters and the page in the
+ * query string; and the same filtered history as a CSV file.
+ */
+export function HistoryPanel() {
+  const { t } = useTranslation();
+  const labels = useBillingLabels();
+  const money = useMoney();
+  const [params, setParams] = useSearchParamsState(HISTORY_PARAMS);
+  const page = parsePage(params.page);
+  // `params` changes only when one of this tab's parameters does.
+  const filters = useMemo(() => toLedgerServerFilters(historyFilters(params)), [params]);
+  const kinds = useMemo(() => historyFilters(params).kinds, [params]);
+  const { data, error, isPending, isFetching } = useBalanceLog(page, filters);
+  // The date boxes keep their own text while a date is typed, and write it after a pause.
+  const [fromText, setFromText] = useSearchText(params.from, (from) =>
+    setParams({ from, page: '1' }, { replace: true }),
+  );
+  const [toText, setToText] = useSearchText(params.to, (to) =>
+    setParams({ to, page: '1' }, { replace: true }),
+  );
+
+  const columns = useMemo<DataTableColumn<LedgerEntry>[]>(() => {
+    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
+    return [
+      {
+        id: 'created_at',
+        header: t('Date'),
+        width: 'minmax(9rem, 1fr)',
+        cell: (row) => time.format(new Date(row.created_at)),
+      },
+      {
+        id: 'kind',
+        header: t('Operation'),
+        width: 'minmax(8rem, 0.9fr)',
+        cell: (row) => labels.ledgerKind[row.kind],
+      },
+      {
+        id: 'description',
+        header: t('Description'),
+        width: 'minmax(14rem, 3fr)',
+        cell: (row) => <span title={row.description}>{row.description}</span>,
+      },
+      {
+        id: 'amount',
+        header: t('Amount'),
+        width: 'minmax(8rem, 1fr)',
+        align: 'end',
+        cell: (row) => (
+          <span
+            className={`${classes.amount} ${row.amount < 0 ? classes.debit : row.amount > 0 ? classes.credit : ''}`}
+          >
+            {money.signed(row.amount)}
+          </span>
+        ),
+      },
+      {
+        id: 'balance_after',
+        header: t('Balance after'),
+        width: 'minmax(8rem, 1fr)',
+        align: 'end',
+        cell: (row) => (
+          <span className={row.balance_after < 0 ? `${classes.amount} ${classes.debit}` : classes.amount}>
+            {money.format(row.balance_after)}
+          </span>
+        ),
+      },
+    ];
+  }, [t, labels, money]);
+
+  const filtered = params.kind !== '' || params.from !== '' || params.to !== '';
+  const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
+
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+        <MultiSelect
+          label={t('Operations')}
+          placeholder={kinds.length === 0 ? t('All') : undefined}
+          data={LEDGER_KINDS.map((kind) => ({ value: kind, label: labels.ledgerKind[kind] }))}
+          value={[...kinds]}
+          onChange={(value) => setParams({ kind: value.join(','), page: '1' })}
+          clearable
+          clearButtonProps={{ 'aria-label': t('Clear') }}
+        />
+        <TextInput
+          type="date"
+          label={t('From')}
+          value={fromText}
+          onChange={(event) => setFromText(event.currentTarget.value)}
+        />
+        <TextInput
+          type="date"
+          label={t('To')}
+          value={toText}
+          onChange={(event) => setToText(event.currentTarget.value)}
+        />
+      </SimpleGrid>
+      <Group justify="space-between" align="flex-start">
+        <Group gap="md">
+          {data && (
+            <Text size="sm" c="dimmed" role="status">
+              {t('Found: {{count}}', { count: data.meta.total.toLocaleString(intlLocale()) })}
+            </Text>
+          )}
+          {filtered && (
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              onClick={() => setParams({ kind: '', from: '', to: '', page: '1' })}
+            >
+              {t('Reset filters')}
+            </Button>
+          )}
+        </Group>
+        <ExportCsvButton filters={filters} />
+      </Group>
+      <FormFailure failure={failure} fields={[]} />
+      {isPending ? (
+        <PageLoader inline />
+      ) : (
+        <Box aria-busy={isFetching}>
+          <DataTable
+            data={data?.data ?? []}
+            columns={columns}
+            getRowId={(row) => String(row.id)}
+            label={t('Balance history')}
+          />
+        </Box>
+      )}
+      {data && (
+        <ListPagination
+          page={page}
+          lastPage={data.meta.last_page}
+          onChange={(next) => setParams({ page: String(next) })}
+          label={t('Pages of the balance history')}
+        />
+      )}
+    </Stack>
+  );
+}

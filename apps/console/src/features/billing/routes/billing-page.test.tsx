@@ -1,0 +1,300 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../../lib/query-client';
+import { server } from '../../../test/server';
+import { browserWindow } from '../api/create-payment';
+import {
+  REGULAR,
+  buildBalance,
+  buildDocument,
+  buildPayment,
+  renderBilling,
+  serveBilling,
+} from '../test/fixtures';
+
+afterEach(() => {
+  queryClient.clear();
+  vi.restoreAllMocks();
+});
+
+/** Text with its no-break spaces (Intl's group separator) made plain. */
+const plain = (text: string | null | undefined) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
+
+describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }, () => {
+  it('shows the balance in roubles, the forecast and the tariff, and an admin’s actions', async () => {
+    serveBilling({ balance: buildBalance({ balance: 1_234_567, days_left: 411 }) });
+    await renderBilling();
+
+    expect(await screen.findByRole('tab', { name: 'Баланс', selected: true })).toBeInTheDocument();
+    const figure = await screen.findByText((_, element) => element?.hasAttribute('data-balance') ?? false);
+    expect(plain(figure.textContent)).toBe('12 345,67 ₽');
+    expect(figure.className).not.toMatch(/debit/);
+    expect(screen.getByText('При текущем тарифе баланса хватит примерно на 411 дн.')).toBeInTheDocument();
+    const tariff = screen.getByRole('list', { name: 'Тариф' });
+    expect(plain(tariff.textContent)).toContain('Тариф: 10,00 ₽ за умное устройство в сутки');
+    expect(plain(tariff.textContent)).toContain('Умных устройств: 3');
+    expect(plain(tariff.textContent)).toContain('Списывается в сутки: 30,00 ₽ (10,00 ₽ × 3)');
+
+    expect(screen.getByRole('button', { name: 'Пополнить' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Выставить счёт' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Акт за месяц' })).toBeInTheDocument();
+    // No documents and no payments yet: each list says so, as every empty list does (SPEC §5).
+    await waitFor(() => expect(screen.getAllByText('Записей не найдено')).toHaveLength(2));
+    expect(screen.getByRole('heading', { level: 2, name: 'Документы' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Онлайн-платежи' })).toBeInTheDocument();
+  });
+
+  it('shows a negative balance in red, and says when it is spent or nothing is charged', async () => {
+    serveBilling({ balance: buildBalance({ balance: -45_000, days_left: 0 }) });
+    const { unmount } = await renderBilling();
+    const figure = await screen.findByText((_, element) => element?.hasAttribute('data-balance') ?? false);
+    expect(plain(figure.textContent)).toBe('-450,00 ₽');
+    expect(figure.className).toMatch(/debit/);
+    expect(
+      screen.getByText('Баланс исчерпан: пополните его, чтобы сервис продолжал работать.'),
+    ).toBeInTheDocument();
+    unmount();
+    queryClient.clear();
+
+    serveBilling({ balance: buildBalance({ smart_devices: 0, daily_charge: 0, days_left: null }) });
+    await renderBilling();
+    expect(await screen.findByText('Сейчас ничего не списывается.')).toBeInTheDocument();
+  });
+
+  it('shows a non-admin no payment buttons, only who pays', async () => {
+    serveBilling();
+    await renderBilling('/account/billing', REGULAR);
+    expect(
+      await screen.findByText(
+        'Пополнять баланс и выставлять счета и акты могут только администраторы организации.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Пополнить' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Выставить счёт' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Акт за месяц' })).toBeNull();
+  });
+
+  it('keeps the tab in the address and moves between tabs with the keyboard', async () => {
+    serveBilling();
+    const { router } = await renderBilling();
+    const balanceTab = await screen.findByRole('tab', { name: 'Баланс', selected: true });
+    await userEvent.click(screen.getByRole('tab', { name: 'История' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=history'));
+    expect(await screen.findByRole('table', { name: 'История баланса' })).toBeInTheDocument();
+
+    // Arrow keys move between the tabs (Mantine's tablist); the choice goes to the address.
+    screen.getByRole('tab', { name: 'История' }).focus();
+    await userEvent.keyboard('{ArrowRight}');
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=organisation'));
+    expect(screen.getByRole('tab', { name: 'Организация' })).toHaveFocus();
+    await userEvent.click(balanceTab);
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('tops up: checks the amount, sends kopecks and goes to the provider’s page', async () => {
+    serveBilling();
+    const sent: unknown[] = [];
+    const payment = buildPayment({ id: 12, amount: 150_050 });
+    server.use(
+      http.post('/api/payment/create', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ data: payment }, { status: 201 });
+      }),
+    );
+    const assign = vi.spyOn(browserWindow, 'assign').mockImplementation(() => undefined);
+    await renderBilling();
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Пополнить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Пополнение баланса' });
+    const amount = within(dialog).getByRole('textbox', { name: /Сумма, ₽/ });
+
+    // Below the minimum: said under the field, nothing sent.
+    await userEvent.type(amount, '50');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Перейти к оплате' }));
+    expect(
+      await within(dialog).findByText('Введите сумму от 100 ₽ до 10 000 000 ₽.', { normalizer: plain }),
+    ).toBeInTheDocument();
+    expect(amount).toHaveAttribute('aria-invalid', 'true');
+    expect(sent).toEqual([]);
+
+    // A suggested amount fills the field; then roubles with kopecks.
+    await userEvent.click(within(dialog).getByRole('button', { name: /^5\s000\s₽$/ }));
+    expect(plain((amount as HTMLInputElement).value)).toBe('5 000');
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '1500,5');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Перейти к оплате' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(payment.confirmation_url));
+    expect(sent).toEqual([{ amount: 150_050 }]);
+  });
+
+  it('back from the provider (?payment=): waits for the outcome, then says it went through and reloads the balance', async () => {
+    const asked = serveBilling();
+    let calls = 0;
+    server.use(
+      http.get('/api/payment/payments/12', () => {
+        calls += 1;
+        const status = calls === 1 ? 'pending' : 'succeeded';
+        return HttpResponse.json({
+          data: buildPayment({
+            id: 12,
+            status,
+            completed_at: status === 'succeeded' ? '2026-11-24T09:01:00Z' : null,
+          }),
+        });
+      }),
+    );
+    const { router } = await renderBilling('/account/billing?payment=12');
+
+    expect(
+      await screen.findByText('Ждём подтверждения платежа № 12 от платёжного сервиса…'),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('Оплата получена', {}, { timeout: 8_000 })).toBeInTheDocument();
+    expect(
+      screen.getByText('Платёж № 12 на 1 500,00 ₽ прошёл: баланс пополнен.', { normalizer: plain }),
+    ).toBeInTheDocument();
+    // The balance, payments and documents are read again once the payment is settled.
+    await waitFor(() => expect(asked.balance).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(asked.payments).toBeGreaterThanOrEqual(2));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Закрыть сообщение' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(screen.queryByText('Оплата получена')).toBeNull());
+  });
+
+  it('back from a declined payment: says it did not go through', async () => {
+    serveBilling();
+    server.use(
+      http.get('/api/payment/payments/13', () =>
+        HttpResponse.json({
+          data: buildPayment({ id: 13, amount: 200_000, status: 'failed', confirmation_url: null }),
+        }),
+      ),
+    );
+    await renderBilling('/account/billing?payment=13');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Платёж не прошёл')).toBeInTheDocument();
+    expect(
+      within(alert).getByText('Платёж № 13 на 2 000,00 ₽ отклонён, баланс не изменился.', {
+        normalizer: plain,
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('lists documents with their download links, and payments with their status', async () => {
+    serveBilling({
+      documents: [
+        buildDocument(),
+        buildDocument({
+          id: 4,
+          kind: 'act',
+          number: '2026-2',
+          date: '2026-10-31',
+          amount: 90_000,
+          period: '2026-10',
+          status: 'issued',
+          download_url: '/api/payment/documents/4/pdf',
+        }),
+      ],
+      payments: [buildPayment({ id: 12, status: 'succeeded', confirmation_url: null })],
+    });
+    await renderBilling();
+    const documents = await screen.findByRole('table', { name: 'Документы' });
+    const link = within(documents).getByRole('link', { name: 'Скачать: Счёт № 2026-5 (PDF)' });
+    expect(link).toHaveAttribute('href', '/api/payment/documents/3/pdf');
+    expect(link).toHaveAttribute('download');
+    expect(within(documents).getByText('Акт, октябрь 2026 г.')).toBeInTheDocument();
+    expect(within(documents).getByText('2 000,00 ₽', { normalizer: plain })).toBeInTheDocument();
+    expect(within(documents).getAllByText('Выставлен')).toHaveLength(2);
+    const payments = screen.getByRole('table', { name: 'Онлайн-платежи' });
+    expect(within(payments).getByText('№ 12')).toBeInTheDocument();
+    expect(within(payments).getByText('Оплачен')).toBeInTheDocument();
+  });
+
+  it('issues an invoice, or says the organisation’s details are missing and leads to them', async () => {
+    serveBilling();
+    let filled = false;
+    const sent: unknown[] = [];
+    server.use(
+      http.post('/api/payment/invoice/create', async ({ request }) => {
+        sent.push(await request.json());
+        if (!filled) {
+          return HttpResponse.json(
+            {
+              message: 'Проверьте введённые данные.',
+              errors: { organization: ['Сначала заполните реквизиты организации на вкладке «Организация».'] },
+            },
+            { status: 422 },
+          );
+        }
+        return HttpResponse.json({ data: buildDocument({ number: '2026-6' }) }, { status: 201 });
+      }),
+    );
+    const { router } = await renderBilling();
+    await userEvent.click(await screen.findByRole('button', { name: 'Выставить счёт' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Выставить счёт' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Сумма, ₽/ }), '2000');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Выставить счёт' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(within(alert).getByText('Исправьте следующие ошибки')).toBeInTheDocument();
+    expect(
+      within(alert).getByText('Сначала заполните реквизиты организации на вкладке «Организация».'),
+    ).toBeInTheDocument();
+    await userEvent.click(within(alert).getByRole('link', { name: 'Заполнить реквизиты организации' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?tab=organisation'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    filled = true;
+    await userEvent.click(screen.getByRole('tab', { name: 'Баланс' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Выставить счёт' }));
+    dialog = await screen.findByRole('dialog', { name: 'Выставить счёт' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Сумма, ₽/ }), '2000');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Выставить счёт' }));
+    expect(await within(dialog).findByText('Счёт выставлен')).toBeInTheDocument();
+    expect(within(dialog).getByText(/Счёт № 2026-6 от/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Скачать счёт (PDF)' })).toHaveAttribute(
+      'href',
+      '/api/payment/documents/3/pdf',
+    );
+    expect(sent).toEqual([{ amount: 200_000 }, { amount: 200_000 }]);
+  });
+
+  it('makes the act of an ended month, or gives the one made before', async () => {
+    serveBilling();
+    const periods: unknown[] = [];
+    server.use(
+      http.post('/api/payment/act/create', async ({ request }) => {
+        const body = (await request.json()) as { period: string };
+        periods.push(body);
+        const document = buildDocument({
+          kind: 'act',
+          number: '2026-9',
+          period: body.period,
+          amount: 93_000,
+        });
+        return HttpResponse.json({ data: document }, { status: periods.length === 1 ? 201 : 200 });
+      }),
+    );
+    vi.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-11-24T12:00:00Z'));
+    await renderBilling();
+    await userEvent.click(await screen.findByRole('button', { name: 'Акт за месяц' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Акт за месяц' });
+    // The latest ended month is chosen; the current one is not offered.
+    const month = within(dialog).getByRole('combobox', { name: /Месяц/ });
+    expect(month).toHaveValue('октябрь 2026 г.');
+    fireEvent.click(month);
+    expect(screen.queryByRole('option', { name: 'ноябрь 2026 г.' })).toBeNull();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сформировать акт' }));
+    expect(await within(dialog).findByText('Акт готов')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Скачать акт (PDF)' })).toBeInTheDocument();
+    // Asked again for the same month: the act made before.
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Акт за месяц' }));
+    const again = await screen.findByRole('dialog', { name: 'Акт за месяц' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Сформировать акт' }));
+    expect(await within(again).findByText('Акт за этот месяц уже был составлен')).toBeInTheDocument();
+    expect(periods).toEqual([{ period: '2026-10' }, { period: '2026-10' }]);
+  });
+});

@@ -1,0 +1,213 @@
+import type { AuthUser, Balance, BillingDocument, LedgerEntry, Payment } from '@kontrol/contracts';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { configure, render, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import '../../../lib/i18n';
+import { queryClient } from '../../../lib/query-client';
+import { buildAuthUser, server } from '../../../test/server';
+import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
+import type { OrganisationRecord } from '../api/get-organisation';
+import { BillingPage } from '../routes/billing-page';
+
+// Tables, dialogs and comboboxes on a busy two-core machine.
+configure({ asyncUtilTimeout: 5_000 });
+
+// jsdom lacks what Mantine reads here: the combobox scrolls its active option into view, and
+// autosizing text areas listen to font loading.
+if (typeof Element.prototype.scrollIntoView !== 'function') {
+  Element.prototype.scrollIntoView = () => undefined;
+}
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+  });
+}
+
+/** An admin of organisation 1 holding the billing module. */
+export const ADMIN = buildAuthUser(['billing', 'dashboard'], { isAdmin: true, role: 'admin' });
+/** A regular user of organisation 1 who may see the billing. */
+export const REGULAR = buildAuthUser(['billing']);
+
+const STAMP = '2026-11-24T09:00:00.000Z';
+
+export function buildBalance(overrides: Partial<Balance> = {}): Balance {
+  return {
+    balance: 1_234_567,
+    currency: 'RUB',
+    daily_rate: 1_000,
+    smart_devices: 3,
+    daily_charge: 3_000,
+    days_left: 411,
+    last_charge_date: '2026-11-23',
+    vat_percent: 22,
+    ...overrides,
+  };
+}
+
+export function buildLedgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    id: 1,
+    kind: 'charge',
+    amount: -3_000,
+    balance_after: 1_234_567,
+    description: 'Абонентская плата за 23.11.2026: 3 устр. × 10,00 ₽',
+    reference: 'charge:2026-11-23',
+    quantity: 3,
+    unit_price: 1_000,
+    created_at: STAMP,
+    ...overrides,
+  };
+}
+
+export function buildPayment(overrides: Partial<Payment> = {}): Payment {
+  return {
+    id: 7,
+    amount: 150_000,
+    status: 'pending',
+    provider: 'sandbox',
+    confirmation_url: 'http://127.0.0.1/api/payment/sandbox/abcdefghijklmnop',
+    created_at: STAMP,
+    completed_at: null,
+    ...overrides,
+  };
+}
+
+export function buildDocument(overrides: Partial<BillingDocument> = {}): BillingDocument {
+  return {
+    id: 3,
+    kind: 'invoice',
+    number: '2026-5',
+    date: '2026-11-24',
+    amount: 200_000,
+    vat: 36_066,
+    vat_percent: 22,
+    period: null,
+    status: 'issued',
+    paid_at: null,
+    created_at: STAMP,
+    download_url: '/api/payment/documents/3/pdf',
+    ...overrides,
+  };
+}
+
+/** Valid requisites of a company (Sberbank's, as the checksum tests use them). */
+export function buildOrganisation(overrides: Partial<OrganisationRecord> = {}): OrganisationRecord {
+  return {
+    legal_name: 'ООО «Кафе на Тверской»',
+    inn: '7707083893',
+    kpp: '773601001',
+    ogrn: '1027700132195',
+    legal_address: '117312, г. Москва, ул. Вавилова, д. 19',
+    postal_address: null,
+    bank_name: 'ПАО Сбербанк',
+    bik: '044525225',
+    correspondent_account: '30101810400000000225',
+    settlement_account: '40702810638000000000',
+    director: 'Иванов Иван Иванович',
+    accountant: null,
+    documents_email: 'buh@example.test',
+    updated_at: STAMP,
+    ...overrides,
+  };
+}
+
+/** A paged list as the API answers it. */
+export function pageOf<T>(data: T[], current = 1, last = 1, total = data.length) {
+  return {
+    data,
+    links: { first: '', last: '', prev: null, next: null },
+    meta: { current_page: current, from: 1, last_page: last, path: '', per_page: 25, to: data.length, total },
+  };
+}
+
+/** What the billing endpoints were asked, for the tests to look at. */
+export interface Asked {
+  balance: number;
+  ledger: unknown[];
+  csv: URLSearchParams[];
+  payments: number;
+  documents: number;
+  organisation: number;
+}
+
+/**
+ * Answers every billing endpoint the balance tab and the other tabs read: `balance`, the ledger
+ * (`ledger(body)`), no payments or documents unless given, and the requisites (null unless given).
+ */
+export function serveBilling(
+  options: {
+    balance?: Balance;
+    ledger?: (body: unknown) => ReturnType<typeof pageOf<LedgerEntry>>;
+    payments?: Payment[];
+    documents?: BillingDocument[];
+    organisation?: OrganisationRecord | null;
+  } = {},
+): Asked {
+  const asked: Asked = { balance: 0, ledger: [], csv: [], payments: 0, documents: 0, organisation: 0 };
+  server.use(
+    http.get('/api/users/balance', () => {
+      asked.balance += 1;
+      return HttpResponse.json({ data: options.balance ?? buildBalance() });
+    }),
+    http.post('/api/users/balance_log', async ({ request }) => {
+      const body: unknown = await request.json();
+      asked.ledger.push(body);
+      return HttpResponse.json(options.ledger ? options.ledger(body) : pageOf([buildLedgerEntry()]));
+    }),
+    http.get('/api/payment/payments', () => {
+      asked.payments += 1;
+      return HttpResponse.json(pageOf(options.payments ?? []));
+    }),
+    http.get('/api/payment/documents', () => {
+      asked.documents += 1;
+      return HttpResponse.json(pageOf(options.documents ?? []));
+    }),
+    http.get('/api/users/organization', () => {
+      asked.organisation += 1;
+      return HttpResponse.json({ data: options.organisation ?? null });
+    }),
+  );
+  return asked;
+}
+
+/** Account-area children rendered under a memory router whose account route knows `user`. */
+export async function renderInAccount(url: string, user: AuthUser, element: ReactNode, path = 'billing') {
+  const router = createMemoryRouter(
+    [
+      {
+        id: ACCOUNT_ROUTE_ID,
+        path: '/account',
+        loader: () => ({ user }),
+        HydrateFallback: () => null,
+        children: [
+          // A box of its own, so a component that shows nothing still counts as rendered.
+          { path, element: <div>{element}</div> },
+          { path: '*', element: null },
+        ],
+      },
+    ],
+    { initialEntries: [url] },
+  );
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <MantineProvider env="test">
+        <RouterProvider router={router} />
+      </MantineProvider>
+    </QueryClientProvider>,
+  );
+  await waitFor(
+    () => {
+      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+    },
+    { timeout: 10_000 },
+  );
+  return { ...view, router };
+}
+
+/** The billing page at `url` (e.g. `/account/billing?tab=history`). */
+export function renderBilling(url = '/account/billing', user: AuthUser = ADMIN) {
+  return renderInAccount(url, user, <BillingPage />);
+}
