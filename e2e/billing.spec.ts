@@ -49,7 +49,7 @@ async function startTopUp(page: Page, amount: string) {
   const dialog = page.getByRole('dialog', { name: 'Пополнение баланса' });
   await dialog.getByRole('textbox', { name: /Сумма, ₽/ }).fill(amount);
   await dialog.getByRole('button', { name: 'Перейти к оплате' }).click();
-  await expect(page).toHaveURL(/\/api\/payment\/sandbox\/[A-Za-z0-9_-]+$/);
+  await expect(page).toHaveURL(/\/api\/payment\/sandbox\/[A-Za-z0-9_-]+\?lang=ru$/);
   await expect(page.getByRole('heading', { name: 'Тестовая оплата' })).toBeVisible();
 }
 

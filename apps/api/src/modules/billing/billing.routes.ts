@@ -7,6 +7,7 @@ import {
   billingListQuerySchema,
   documentsPageSchema,
   formatKopecksRu,
+  LOCALES,
   organisationDetailsResponseSchema,
   organisationDetailsSchema,
   paymentCreateBodySchema,
@@ -183,7 +184,13 @@ export async function billingRoutes(fastify: FastifyInstance) {
       response: { 201: z.object({ data: paymentSchema }) },
     },
     handler: async (request, reply) => {
-      const payment = await createPayment(app.db, sandbox, currentUser(request), request.body.amount);
+      const payment = await createPayment(
+        app.db,
+        sandbox,
+        currentUser(request),
+        request.body.amount,
+        request.locale,
+      );
       return reply.code(201).send({ data: payment });
     },
   });
@@ -331,7 +338,12 @@ export async function billingRoutes(fastify: FastifyInstance) {
 
   app.get('/api/payment/sandbox/:externalId', {
     config: { access: 'public' },
-    schema: { tags, summary: "The sandbox provider's payment page", params: sandboxParams },
+    schema: {
+      tags,
+      summary: "The sandbox provider's payment page, in `lang` (the console's language) or the browser's",
+      params: sandboxParams,
+      querystring: z.object({ lang: z.enum(LOCALES).optional() }),
+    },
     handler: async (request, reply) => {
       const payment = await findPaymentByExternalId(app.db, sandbox.name, request.params.externalId);
       if (!payment) throw notFound();
@@ -341,7 +353,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
         .header('cache-control', 'no-store')
         .send(
           sandboxPage({
-            locale: request.locale,
+            locale: request.query.lang ?? request.locale,
             amount: formatKopecksRu(Number(payment.amount)),
             paymentId: payment.id,
             status: payment.status,

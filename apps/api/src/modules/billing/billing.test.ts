@@ -412,6 +412,17 @@ describe('payments through the sandbox', () => {
     );
   });
 
+  it("shows the provider's page in the console's language", async () => {
+    const { admin } = await setup();
+    const created = await admin.post('/api/payment/create', { amount: 100_000 }, { 'accept-language': 'ru' });
+    const url = new URL(created.json<{ data: Payment }>().data.confirmation_url ?? '');
+    expect(url.search).toBe('?lang=ru');
+    const page = await admin.get(url.pathname + url.search, { 'accept-language': 'en' });
+    expect(page.body).toContain('Тестовая оплата');
+    expect(page.body).toContain('1\u00a0000,00 ₽');
+    expect(page.headers['content-security-policy']).toContain("form-action 'self'");
+  });
+
   it('refuses a callback without a valid signature, and an amount out of range', async () => {
     const { admin } = await setup();
     const created = (await admin.post('/api/payment/create', { amount: 100_000 })).json<{ data: Payment }>()

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Locale } from '@kontrol/contracts';
 import { z } from 'zod';
 
 /**
@@ -9,8 +10,11 @@ import { z } from 'zod';
  */
 export interface PaymentProvider {
   readonly name: string;
-  /** Registers the payment; answers the provider's id for it and the page the payer confirms on. */
-  create(payment: { id: number; amount: number; description: string }): Promise<{
+  /**
+   * Registers the payment; answers the provider's id for it and the page the payer confirms on,
+   * in the payer's language (`locale`: the console's, from the request).
+   */
+  create(payment: { id: number; amount: number; description: string; locale: Locale }): Promise<{
     externalId: string;
     confirmationUrl: string;
   }>;
@@ -45,11 +49,11 @@ export class SandboxProvider implements PaymentProvider {
 
   constructor(private readonly appUrl: string) {}
 
-  create(): Promise<{ externalId: string; confirmationUrl: string }> {
+  create(payment: { locale: Locale }): Promise<{ externalId: string; confirmationUrl: string }> {
     const externalId = randomBytes(24).toString('base64url');
     return Promise.resolve({
       externalId,
-      confirmationUrl: `${this.appUrl}/api/payment/sandbox/${externalId}`,
+      confirmationUrl: `${this.appUrl}/api/payment/sandbox/${externalId}?lang=${payment.locale}`,
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Payment } from '@kontrol/contracts';
+import type { Locale, Payment } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { notFound } from '../../lib/http-errors.js';
@@ -44,6 +44,7 @@ export async function createPayment(
   provider: PaymentProvider,
   user: { id: number; organisationId: number },
   amount: number,
+  locale: Locale,
 ): Promise<Payment> {
   const id = await insertPayment(db, {
     organisation_id: user.organisationId,
@@ -59,6 +60,7 @@ export async function createPayment(
     id,
     amount,
     description: `Пополнение баланса Kontrol, платёж № ${id}`,
+    locale,
   });
   await setPaymentExternal(db, id, registered.externalId, registered.confirmationUrl);
   return findPayment(db, user.organisationId, id);
