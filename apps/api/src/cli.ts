@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import {
   LOCALES,
   MODULE_SLUGS,
+  isCommonPassword,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SUPPORT_MESSAGE_MAX_LENGTH,
@@ -177,6 +178,7 @@ function password(options: Options): { value: string; generated: boolean } {
   if (!passwordSchema.safeParse(given).success) {
     throw new UsageError(`--password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
   }
+  if (isCommonPassword(given)) throw new UsageError('--password is too common; choose another');
   return { value: given, generated: false };
 }
 

@@ -72,6 +72,10 @@ const catalog = {
     ru: 'Пароли не совпадают.',
     en: 'The password confirmation does not match.',
   },
+  'passwords.common': {
+    ru: 'Этот пароль слишком распространён — выберите другой.',
+    en: 'This password is too common; choose another.',
+  },
   'email.taken': { ru: 'Этот e-mail уже занят.', en: 'The e-mail has already been taken.' },
   'verification.sent': {
     ru: 'Мы отправили новое письмо со ссылкой для подтверждения e-mail.',
@@ -344,6 +348,10 @@ const catalog = {
   'image.too_large': {
     ru: 'Изображение больше {max} МБ.',
     en: 'The image is larger than {max} MB.',
+  },
+  'image.dimensions': {
+    ru: 'Изображение слишком большое: не больше {side} × {side} пикселей и {megapixels} мегапикселей.',
+    en: 'The image is too large: at most {side} × {side} pixels and {megapixels} megapixels.',
   },
   'field.moment': {
     ru: 'Время: ISO 8601 с часовым поясом или миллисекунды с 1970 года.',

@@ -16,6 +16,13 @@ export const DEFAULT_TIME_ZONE = 'Europe/Moscow';
 export const ADDRESS_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const ADDRESS_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type AddressImageType = (typeof ADDRESS_IMAGE_TYPES)[number];
+/**
+ * Uploaded images (addresses, recipes, complaint photos) may be at most this wide and high, and
+ * hold at most this many pixels, as their headers declare: a few kilobytes can declare a picture
+ * that takes gigabytes to decode, in every browser that shows it (a "decompression bomb").
+ */
+export const IMAGE_MAX_SIDE_PX = 10_000;
+export const IMAGE_MAX_PIXELS = 40_000_000;
 
 /** Weekdays in ISO order (Monday first), the keys of a weekly work time. */
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;

@@ -6,9 +6,12 @@
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/** Text a spreadsheet would read as a formula if typed in (the XLSX writer marks such cells too). */
+export const startsLikeFormula = (text: string) => FORMULA_START.test(text);
+
 export function csvText(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = startsLikeFormula(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

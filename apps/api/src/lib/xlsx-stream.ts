@@ -1,5 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { ZipArchive } from 'archiver';
+import { startsLikeFormula } from './csv.js';
 
 /**
  * A one-sheet .xlsx written as a stream (docs/decisions.md, "Excel files are written by hand"):
@@ -7,6 +8,10 @@ import { ZipArchive } from 'archiver';
  * streamed to the client. Text goes inline (no shared-strings table to hold in memory), times are
  * Excel dates with a date format, the header row is bold. Memory stays flat: `addRows` waits
  * while the zip has not taken what was written.
+ *
+ * No cell is ever a formula: text is an inline string, kept exactly as given, and text that starts
+ * like a formula (`=`, `+`, `-`, `@`, tab, CR) also gets a quote-prefixed style, so a spreadsheet
+ * keeps it as text even when someone edits the cell (docs/security.md, "Exports").
  */
 
 export type XlsxCell = string | number | Date | null;
@@ -17,13 +22,18 @@ const DAY_MS = 86_400_000;
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
+/**
+ * Text as XML character data. A carriage return is written as a reference: a bare one would be
+ * read back as a line feed (XML's end-of-line handling), and the cell would not hold what was given.
+ */
 function escapeXml(text: string): string {
   return text
     .replace(INVALID_XML, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+    .replace(/"/g, '&quot;')
+    .replace(/\r/g, '&#13;');
 }
 
 /** A1-style column letters of a zero-based index. */
@@ -34,9 +44,14 @@ function columnName(index: number): string {
   return name;
 }
 
-/** Style indexes of styles.xml below: 0 plain, 1 date and time, 2 bold (the header). */
+/**
+ * Style indexes of styles.xml below: 0 plain, 1 date and time, 2 bold (the header), 3 and 4 the
+ * same as 0 and 2 with `quotePrefix` (text that must stay text).
+ */
 const STYLE_DATE = 1;
 const STYLE_BOLD = 2;
+const STYLE_QUOTED = 3;
+const STYLE_BOLD_QUOTED = 4;
 
 function cellXml(value: XlsxCell, reference: string, style?: number): string {
   if (value === null || value === '') return '';
@@ -47,7 +62,9 @@ function cellXml(value: XlsxCell, reference: string, style?: number): string {
   }
   if (typeof value === 'number')
     return Number.isFinite(value) ? `<c r="${reference}"${s}><v>${value}</v></c>` : '';
-  return `<c r="${reference}" t="inlineStr"${s}><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
+  const quoted = startsLikeFormula(value) ? (style === STYLE_BOLD ? STYLE_BOLD_QUOTED : STYLE_QUOTED) : style;
+  const textStyle = quoted === undefined ? '' : ` s="${quoted}"`;
+  return `<c r="${reference}" t="inlineStr"${textStyle}><is><t xml:space="preserve">${escapeXml(value)}</t></is></c>`;
 }
 
 const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -57,7 +74,7 @@ const ROOT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 const WORKBOOK_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
 const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
+<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy-mm-dd hh:mm:ss"/></numFmts><fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="5"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" quotePrefix="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;
 
 function workbookXml(sheetName: string) {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>

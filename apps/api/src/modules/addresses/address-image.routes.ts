@@ -38,7 +38,8 @@ export async function addressImageRoutes(fastify: FastifyInstance, options: Addr
       tags,
       summary:
         'Upload the address image (multipart, the first file part): JPEG, PNG or WebP by its bytes, ' +
-        'at most ADDRESS_IMAGE_MAX_BYTES; replaces the previous image',
+        'at most ADDRESS_IMAGE_MAX_BYTES and IMAGE_MAX_SIDE_PX/IMAGE_MAX_PIXELS by its header; ' +
+        'replaces the previous image',
       consumes: ['multipart/form-data'],
       params: addressIdParams,
       response: { 200: z.object({ data: addressSchema }) },

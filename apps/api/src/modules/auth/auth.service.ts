@@ -1,9 +1,10 @@
-import type {
-  Locale,
-  RegisterBody,
-  ResetPasswordBody,
-  UpdatePasswordBody,
-  UpdateProfileBody,
+import {
+  isCommonPassword,
+  type Locale,
+  type RegisterBody,
+  type ResetPasswordBody,
+  type UpdatePasswordBody,
+  type UpdateProfileBody,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
@@ -85,8 +86,18 @@ export async function authenticate(
   return user.id;
 }
 
+/**
+ * A new password must not be on the common-passwords list (contracts' common-passwords.ts): 422
+ * `passwords.common` on `password`. Every way of setting one checks it before changing anything;
+ * login never does.
+ */
+export function refuseCommonPassword(password: string) {
+  if (isCommonPassword(password)) throw new FieldValidationError({ password: ['passwords.common'] });
+}
+
 /** `POST /api/register`: a new organisation with its first user, who must confirm the e-mail. */
 export async function register(deps: AuthDeps, body: RegisterBody, requestLocale: Locale) {
+  refuseCommonPassword(body.password);
   const locale = body.locale ?? requestLocale;
   const created = await createOrganisationWithAdmin(deps.db, {
     organisationName: body.organisation_name ?? body.name,
@@ -165,6 +176,8 @@ export async function sendResetLink(deps: AuthDeps, email: string) {
  * since it was sent no longer works, as no new one would be sent.
  */
 export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
+  // Before the link is used up: the person picks another password with the same link.
+  refuseCommonPassword(body.password);
   const found = await findUserByEmail(deps.db, body.email);
   const user = found && !found.disabled_at ? found : undefined;
   const now = nowIso();
@@ -198,6 +211,7 @@ export async function updatePassword(
   if (!row || !(await verifyPassword(row.password_hash, body.current_password))) {
     throw new FieldValidationError({ current_password: ['passwords.current'] });
   }
+  refuseCommonPassword(body.password);
   await updateUser(deps.db, user.id, {
     password_hash: await hashPassword(body.password),
     updated_at: nowIso(),

@@ -32,7 +32,8 @@ export async function complaintPhotoRoutes(fastify: FastifyInstance, options: { 
       tags,
       summary:
         'Upload a complaint photo (multipart, the first file part): JPEG, PNG or WebP by its bytes, at ' +
-        'most ADDRESS_IMAGE_MAX_BYTES; answers the name a complaint’s or a comment’s `photos` take',
+        'most ADDRESS_IMAGE_MAX_BYTES and IMAGE_MAX_SIDE_PX/IMAGE_MAX_PIXELS by its header; answers the name a ' +
+        'complaint’s or a comment’s `photos` take',
       consumes: ['multipart/form-data'],
       response: { 201: z.object({ data: complaintPhotoSchema }) },
     },

@@ -22,11 +22,40 @@ afterAll(() => rmSync(uploadsDir, { recursive: true, force: true }));
 const en = (key: MessageKey, params?: Record<string, string | number>) => translate('en', key, params);
 type Errors = { message: string; errors: Record<string, string[]> };
 
-/** The start of a JPEG (what the server reads to know the type) and a few bytes of body. */
-const jpeg = () =>
-  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]);
-/** A WebP's RIFF header. */
-const webp = () => Buffer.concat([Buffer.from('RIFF'), Buffer.from([4, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
+/**
+ * A 1×1 grey baseline JPEG (the server reads its type from the first bytes and its size from the
+ * frame header): one 8×8 block whose coefficients are all zero, with one-symbol Huffman tables.
+ */
+function jpeg(): Buffer {
+  const segment = (marker: number, data: number[]) => [0xff, marker, 0, data.length + 2, ...data];
+  return Buffer.from([
+    0xff,
+    0xd8,
+    ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]), // JFIF
+    ...segment(0xdb, [0, ...new Array<number>(64).fill(1)]), // quantisation table 0
+    ...segment(0xc0, [8, 0, 1, 0, 1, 1, 1, 0x11, 0]), // baseline, 1×1, one component
+    ...segment(0xc4, [0x00, 1, ...new Array<number>(15).fill(0), 0x00]), // DC table 0
+    ...segment(0xc4, [0x10, 1, ...new Array<number>(15).fill(0), 0x00]), // AC table 0
+    ...segment(0xda, [1, 1, 0x00, 0, 63, 0]), // start of scan
+    0b0011_1111, // DC `0`, EOB `0`, padded with ones
+    0xff,
+    0xd9,
+  ]);
+}
+
+/** A 1×1 lossless WebP: `RIFF`, size, `WEBP`, and one VP8L chunk. */
+function webp(): Buffer {
+  const vp8l = Buffer.from([0x2f, 0x00, 0x00, 0x00, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07]);
+  const chunk = Buffer.concat([
+    Buffer.from('VP8L'),
+    Buffer.from([vp8l.length, 0, 0, 0]),
+    vp8l,
+    Buffer.from([0]),
+  ]);
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(4 + chunk.length);
+  return Buffer.concat([Buffer.from('RIFF'), size, Buffer.from('WEBP'), chunk]);
+}
 
 /** A multipart/form-data body with one file part, as a browser's FormData sends it. */
 function multipart(data: Buffer, filename: string, type: string) {

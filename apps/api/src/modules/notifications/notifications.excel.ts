@@ -6,19 +6,12 @@ import type { NotificationsQuery } from './notifications.repository.js';
 
 /** Rows read per query: the export walks the list by id, so memory stays flat and no cursor is held. */
 export const EXCEL_CHUNK_ROWS = 5_000;
-const FORMULA_START = /^[=+\-@\t\r]/;
 
 const HEADERS: Record<Locale, string[]> = {
   ru: ['Время', 'Важность', 'Вид', 'Заголовок', 'Текст', 'Оборудование', 'Прочитано'],
   en: ['Time', 'Severity', 'Kind', 'Title', 'Text', 'Device', 'Read'],
 };
 const WIDTHS = [20, 12, 16, 40, 60, 30, 20];
-
-/** Text a spreadsheet must not run as a formula (a leading apostrophe, as in the CSV export). */
-function safeText(value: string | null): string {
-  if (!value) return '';
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
 
 /**
  * `GET /api/notifications/excel`: the filtered notifications as an .xlsx (lib/xlsx-stream.ts),
@@ -52,10 +45,12 @@ export function notificationsWorkbook(
         rows.map((row) => [
           wallClock(row.created_at),
           row.severity,
-          safeText(row.kind),
-          safeText(row.title),
-          safeText(row.body),
-          safeText(row.device_name),
+          // Text exactly as stored: the sheet writes it as inline strings, never as formulas, and
+          // marks text that starts like one to stay text (lib/xlsx-stream.ts).
+          row.kind,
+          row.title,
+          row.body,
+          row.device_name,
           wallClock(row.read_at),
         ]),
       );

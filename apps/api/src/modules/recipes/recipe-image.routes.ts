@@ -29,7 +29,8 @@ export async function recipeImageRoutes(fastify: FastifyInstance, options: { ima
       tags,
       summary:
         'Upload a recipe image (multipart, the first file part): JPEG, PNG or WebP by its bytes, at ' +
-        "most ADDRESS_IMAGE_MAX_BYTES; answers the name a recipe's `image` takes",
+        'most ADDRESS_IMAGE_MAX_BYTES and IMAGE_MAX_SIDE_PX/IMAGE_MAX_PIXELS by its header; ' +
+        "answers the name a recipe's `image` takes",
       consumes: ['multipart/form-data'],
       response: { 201: z.object({ data: recipeImageSchema }) },
     },

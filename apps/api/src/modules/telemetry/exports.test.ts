@@ -175,7 +175,9 @@ describe('notifications', () => {
     const second = sheet?.getRow(2);
     expect(second?.getCell(4).value).toBe('Мойка просрочена');
     expect((second?.getCell(1).value as Date).toISOString()).toBe('2026-11-03T15:00:00.000Z'); // 10:00 UTC is 15:00 there
-    expect(sheet?.getRow(3).getCell(4).value).toBe('\'=cmd|"/c calc"!A0');
+    // Exactly as stored: an inline string is never a formula (docs/security.md, "Exports").
+    expect(sheet?.getRow(3).getCell(4).value).toBe('=cmd|"/c calc"!A0');
+    expect(sheet?.getRow(3).getCell(4).type).toBe(ExcelJS.ValueType.String);
     expect(sheet?.rowCount).toBe(3);
   });
 });
