@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import {
   LOCALES,
   MODULE_SLUGS,
-  isCommonPassword,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SUPPORT_MESSAGE_MAX_LENGTH,
@@ -14,6 +13,7 @@ import {
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
 import pino from 'pino';
 import { z } from 'zod';
+import { isCommonPassword } from './lib/common-passwords.js';
 import { randomSecret } from './lib/crypto.js';
 import { FieldValidationError } from './lib/http-errors.js';
 import { insertRole, listClientModules } from './modules/acl/acl.repository.js';

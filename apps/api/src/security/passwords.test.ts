@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  COMMON_PASSWORDS_COUNT,
-  commonPasswords,
-  isCommonPassword,
-  translate,
-  type Locale,
-} from '@kontrol/contracts';
+import { translate, type Locale } from '@kontrol/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli.js';
+import { COMMON_PASSWORDS_COUNT, commonPasswords, isCommonPassword } from '../lib/common-passwords.js';
 import { sha256 } from '../lib/crypto.js';
 import { hashPassword, verifyPassword } from '../lib/password.js';
 import { LOGIN_THROTTLE } from '../modules/auth/auth.service.js';

@@ -1,5 +1,4 @@
 import {
-  isCommonPassword,
   type Locale,
   type RegisterBody,
   type ResetPasswordBody,
@@ -8,6 +7,7 @@ import {
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
+import { isCommonPassword } from '../../lib/common-passwords.js';
 import { randomSecret, sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, tooManyRequests } from '../../lib/http-errors.js';

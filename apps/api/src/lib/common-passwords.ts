@@ -10,8 +10,8 @@
  * refused by PASSWORD_MIN_LENGTH already), in the list’s order; they come from its first 22 190
  * ranks. Mozilla’s Firefox Accounts builds its list from the same file the same way.
  *
- * Not used by the schemas of auth.ts on purpose: the console bundles those, and this list (90 KB)
- * has no business in it; nothing of the console imports this module, so its bundle leaves it out.
+ * Kept in the API, not in the contracts: the console imports the contracts, and this list (90 KB)
+ * has no business in its bundle (exported from there, it landed in the login page's first chunk).
  */
 
 /** How many passwords the list holds. */

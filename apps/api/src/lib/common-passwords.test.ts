@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@kontrol/contracts';
 import { COMMON_PASSWORDS_COUNT, commonPasswords, isCommonPassword } from './common-passwords.js';
 
 describe('common passwords', () => {
