@@ -4,6 +4,14 @@ export const FALLBACK_LOCALE = 'en';
 export const LOCALES = ['ru', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/**
+ * Whether `value` names an interface language. Here rather than beside the server's messages, so
+ * the console's first bundle, which needs it, does not carry the message catalogue.
+ */
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
 export const STORAGE_KEYS = { locale: 'locale', guest: 'guest' } as const;
 export const GUEST_FLAG = { guest: 'isGuest', notGuest: 'isNotGuest' } as const;
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from './constants.js';
+import { DEFAULT_LOCALE, isLocale, type Locale } from './constants.js';
 
 /**
  * Texts the server sends to people (error messages, e-mail subjects), in both interface languages.
@@ -538,10 +538,6 @@ const catalog = {
 
 export type MessageKey = keyof typeof catalog;
 export type MessageParams = Record<string, string | number>;
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
-}
 
 /** The text of `key` in `locale`, with `{name}` placeholders filled from `params`. */
 export function translate(locale: Locale, key: MessageKey, params: MessageParams = {}): string {
