@@ -1,11 +1,8 @@
 import type { BillingDocument } from '@kontrol/contracts';
-import { Anchor, Badge, Box, Stack, Title } from '@mantine/core';
+import { Anchor, Badge } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
-import { toApiFailure } from '../../../lib/api-errors';
+import type { DataTableColumn } from '../../../components/data-table';
 import { intlLocale } from '../../../lib/format';
 import { useDocuments } from '../api/get-documents';
 import {
@@ -16,7 +13,7 @@ import {
   useMoney,
 } from '../billing-format';
 import classes from '../billing.module.css';
-import { ListPagination } from './list-pagination';
+import { PagedTableSection } from './paged-table-section';
 
 /**
  * The organisation's invoices and acts, newest first, a page at a time: kind, number, date (an
@@ -28,7 +25,7 @@ export function DocumentsList() {
   const labels = useBillingLabels();
   const money = useMoney();
   const [page, setPage] = useState(1);
-  const { data, error, isPending, isFetching } = useDocuments(page);
+  const query = useDocuments(page);
 
   const columns = useMemo<DataTableColumn<BillingDocument>[]>(() => {
     const locale = intlLocale();
@@ -88,33 +85,14 @@ export function DocumentsList() {
   }, [t, labels, money]);
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby="billing-documents">
-      <Title order={2} size="h3" id="billing-documents">
-        {t('Documents')}
-      </Title>
-      {isPending ? (
-        <PageLoader inline />
-      ) : error || !data ? (
-        <FormFailure failure={toApiFailure(error)} fields={[]} />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data.data}
-            columns={columns}
-            getRowId={(row) => String(row.id)}
-            label={t('Documents')}
-            maxHeight="none"
-          />
-        </Box>
-      )}
-      {data && (
-        <ListPagination
-          page={page}
-          lastPage={data.meta.last_page}
-          onChange={setPage}
-          label={t('Pages of the documents')}
-        />
-      )}
-    </Stack>
+    <PagedTableSection
+      id="billing-documents"
+      title={t('Documents')}
+      pagesLabel={t('Pages of the documents')}
+      columns={columns}
+      query={query}
+      page={page}
+      onPageChange={setPage}
+    />
   );
 }

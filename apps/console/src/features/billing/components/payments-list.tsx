@@ -1,16 +1,13 @@
 import type { Payment } from '@kontrol/contracts';
-import { Badge, Box, Stack, Title } from '@mantine/core';
+import { Badge } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
-import { toApiFailure } from '../../../lib/api-errors';
+import type { DataTableColumn } from '../../../components/data-table';
 import { intlLocale } from '../../../lib/format';
 import { usePayments } from '../api/get-payments';
 import { PAYMENT_STATUS_COLOURS, useBillingLabels, useMoney } from '../billing-format';
 import classes from '../billing.module.css';
-import { ListPagination } from './list-pagination';
+import { PagedTableSection } from './paged-table-section';
 
 /** The organisation's recent online payments, newest first: when, how much, and how it ended. */
 export function PaymentsList() {
@@ -18,7 +15,7 @@ export function PaymentsList() {
   const labels = useBillingLabels();
   const money = useMoney();
   const [page, setPage] = useState(1);
-  const { data, error, isPending, isFetching } = usePayments(page);
+  const query = usePayments(page);
 
   const columns = useMemo<DataTableColumn<Payment>[]>(() => {
     const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
@@ -57,33 +54,14 @@ export function PaymentsList() {
   }, [t, labels, money]);
 
   return (
-    <Stack gap="sm" component="section" aria-labelledby="billing-payments">
-      <Title order={2} size="h3" id="billing-payments">
-        {t('Online payments')}
-      </Title>
-      {isPending ? (
-        <PageLoader inline />
-      ) : error || !data ? (
-        <FormFailure failure={toApiFailure(error)} fields={[]} />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data.data}
-            columns={columns}
-            getRowId={(row) => String(row.id)}
-            label={t('Online payments')}
-            maxHeight="none"
-          />
-        </Box>
-      )}
-      {data && (
-        <ListPagination
-          page={page}
-          lastPage={data.meta.last_page}
-          onChange={setPage}
-          label={t('Pages of the online payments')}
-        />
-      )}
-    </Stack>
+    <PagedTableSection
+      id="billing-payments"
+      title={t('Online payments')}
+      pagesLabel={t('Pages of the online payments')}
+      columns={columns}
+      query={query}
+      page={page}
+      onPageChange={setPage}
+    />
   );
 }
