@@ -15,6 +15,7 @@ import {
   buildSmartDevice,
   buildTemplate,
   buildUser,
+  VALID_ORGANISATION_DETAILS,
 } from '../test/builders.js';
 import { send, signIn, type Session } from './http.js';
 import { pathParams, type RouteInfo } from './route-table.js';
@@ -290,27 +291,10 @@ export async function makeResource(
   }
 }
 
-/** Valid Russian requisites (control digits hold), as the billing tests use. */
-export const VALID_REQUISITES = {
-  legal_name: 'ООО «Северная кухня»',
-  inn: '7707083893',
-  kpp: '773601001',
-  ogrn: '1027700132195',
-  legal_address: '190000, г. Санкт-Петербург, Невский пр., д. 1',
-  postal_address: '',
-  bank_name: 'ПАО Сбербанк',
-  bik: '044525225',
-  correspondent_account: '30101810400000000225',
-  settlement_account: '40702810638000000000',
-  director: 'Смирнова Анна Павловна',
-  accountant: 'Кузнецов Олег Игоревич',
-  documents_email: 'buh@example.test',
-};
-
 const withRequisites = new Set<number>();
 async function ensureRequisites(app: FastifyInstance, org: Org) {
   if (withRequisites.has(org.id)) return;
-  await asAdmin(app, org, 'POST', '/api/users/update_organization', VALID_REQUISITES);
+  await asAdmin(app, org, 'POST', '/api/users/update_organization', VALID_ORGANISATION_DETAILS);
   withRequisites.add(org.id);
 }
 
@@ -428,7 +412,7 @@ export async function hintsFor(
     password_confirmation: ['Sample-password-1'],
     current_password: ['not-the-password'],
     token: ['a'.repeat(43)],
-    ...Object.fromEntries(Object.entries(VALID_REQUISITES).map(([key, value]) => [key, [value]])),
+    ...Object.fromEntries(Object.entries(VALID_ORGANISATION_DETAILS).map(([key, value]) => [key, [value]])),
     metrics: ['temperature', ['temperature']],
   };
 }

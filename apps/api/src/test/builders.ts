@@ -331,3 +331,20 @@ export async function buildRecipeSet(
       .execute();
   return { id: row.id, typeId };
 }
+
+/** An organisation's details that pass every check (POST /api/users/update_organization). */
+export const VALID_ORGANISATION_DETAILS = {
+  legal_name: 'ООО «Северная кухня»',
+  inn: '7707083893',
+  kpp: '773601001',
+  ogrn: '1027700132195',
+  legal_address: '190000, г. Санкт-Петербург, Невский пр., д. 1',
+  postal_address: '',
+  bank_name: 'ПАО Сбербанк',
+  bik: '044525225',
+  correspondent_account: '30101810400000000225',
+  settlement_account: '40702810638000000000',
+  director: 'Смирнова Анна Павловна',
+  accountant: 'Кузнецов Олег Игоревич',
+  documents_email: 'buh@example.test',
+};

@@ -2,7 +2,12 @@ import type { Balance, BillingDocument, LedgerEntry, Payment } from '@kontrol/co
 import { createDb } from '@kontrol/db';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildDevice, buildOrganisation, buildUser } from '../../test/builders.js';
+import {
+  buildDevice,
+  buildOrganisation,
+  buildUser,
+  VALID_ORGANISATION_DETAILS,
+} from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { pdfText } from '../../test/pdf-text.js';
 import { testDialect } from '../../test/test-database.js';
@@ -14,22 +19,6 @@ import { addDays, billingDay, post, postDailyCharges } from './ledger.service.js
 const t = useTestApp();
 
 type Errors = { message: string; errors: Record<string, string[]> };
-
-const VALID_DETAILS = {
-  legal_name: 'ООО «Северная кухня»',
-  inn: '7707083893',
-  kpp: '773601001',
-  ogrn: '1027700132195',
-  legal_address: '190000, г. Санкт-Петербург, Невский пр., д. 1',
-  postal_address: '',
-  bank_name: 'ПАО Сбербанк',
-  bik: '044525225',
-  correspondent_account: '30101810400000000225',
-  settlement_account: '40702810638000000000',
-  director: 'Смирнова Анна Павловна',
-  accountant: 'Кузнецов Олег Игоревич',
-  documents_email: 'buh@example.test',
-};
 
 async function setup() {
   const org = await buildOrganisation(t.db);
@@ -45,7 +34,7 @@ async function balanceOf(client: TestClient): Promise<Balance> {
 }
 
 async function withDetails(client: TestClient) {
-  const res = await client.post('/api/users/update_organization', VALID_DETAILS);
+  const res = await client.post('/api/users/update_organization', VALID_ORGANISATION_DETAILS);
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -108,7 +97,7 @@ describe('the balance', () => {
     expect((await readerClient.post('/api/users/balance_log', { page: 1 })).statusCode).toBe(200);
     expect((await readerClient.get('/api/payment/documents')).statusCode).toBe(200);
     for (const [url, body] of [
-      ['/api/users/update_organization', VALID_DETAILS],
+      ['/api/users/update_organization', VALID_ORGANISATION_DETAILS],
       ['/api/payment/create', { amount: 100_000 }],
       ['/api/payment/invoice/create', { amount: 100_000 }],
       ['/api/payment/act/create', { period: '2020-01' }],
@@ -344,11 +333,16 @@ describe('organisation details', () => {
     expect((await admin.get('/api/users/organization')).json()).toEqual({ data: null });
     await withDetails(admin);
     const saved = (await admin.get('/api/users/organization')).json<{ data: Record<string, unknown> }>().data;
-    expect(saved).toMatchObject({ ...VALID_DETAILS, postal_address: null });
+    expect(saved).toMatchObject({ ...VALID_ORGANISATION_DETAILS, postal_address: null });
 
     const bad = await admin.post(
       '/api/users/update_organization',
-      { ...VALID_DETAILS, inn: '7707083894', settlement_account: '40702810938000000000', bik: '04452522' },
+      {
+        ...VALID_ORGANISATION_DETAILS,
+        inn: '7707083894',
+        settlement_account: '40702810938000000000',
+        bik: '04452522',
+      },
       { 'accept-language': 'ru' },
     );
     expect(bad.statusCode).toBe(422);
@@ -361,7 +355,7 @@ describe('organisation details', () => {
     );
 
     const account = await admin.post('/api/users/update_organization', {
-      ...VALID_DETAILS,
+      ...VALID_ORGANISATION_DETAILS,
       settlement_account: '40702810938000000000',
     });
     expect(Object.keys(account.json<Errors>().errors)).toEqual(['settlement_account']);
