@@ -186,10 +186,16 @@ export async function stopProcess(pid, exited, graceMs = 15_000) {
     (async () => {
       while (alive()) await new Promise((resolve) => setTimeout(resolve, 100));
     })();
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
   const timedOut = await Promise.race([
     gone.then(() => false),
-    new Promise((resolve) => setTimeout(() => resolve(true), graceMs)),
+    new Promise((resolve) => {
+      timer = setTimeout(() => resolve(true), graceMs);
+    }),
   ]);
+  // Cleared, or the grace timer alone would keep the caller's process alive for graceMs.
+  clearTimeout(timer);
   if (timedOut && alive()) process.kill(pid, 'SIGKILL');
 }
 
