@@ -10,6 +10,8 @@
 // fails) and rewrites the marked section of docs/benchmarks.md. Raw results: bench/results/.
 //
 // BENCH_LH_RUNS (default 3): Lighthouse runs per page and preset; the median score is reported.
+// BENCH_QUICK=1: one Lighthouse run each, docs left alone (bench/lib/results.mjs); the summary of
+// every target goes to bench/results/console-budgets.json for bench/run-all.mjs.
 // BENCH_NO_DOCS=1: do not touch docs/benchmarks.md. E2E_SKIP_BUILD=1: use the built files as they are.
 // To iterate faster (a partial run never rewrites docs/benchmarks.md):
 //   BENCH_ONLY=lighthouse (or js, axe; comma-separated) measures only those parts;
@@ -34,9 +36,10 @@ import {
 import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from './lib/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine as describeMachine } from './lib/machine.mjs';
+import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 
 const TARGETS = { initialJsBytes: 200_000, lighthouse: 95, axeImpacts: ['serious', 'critical'] };
-const LH_RUNS = Math.max(1, Number(process.env.BENCH_LH_RUNS ?? 3) || 3);
+const LH_RUNS = Math.max(1, setting('BENCH_LH_RUNS', 3, 1));
 const listEnv = (name, all) => {
   const value = process.env[name]?.trim();
   if (!value) return all;
@@ -430,6 +433,63 @@ function markdown(env, js, lh, axe) {
   return lines.join('\n');
 }
 
+/** Every target's figure for bench/results/ (bench/lib/results.mjs); no raw limit applies to the console. */
+function figures(js, lh, axe) {
+  const rawNote = 'none applies (console, measured in Chromium)';
+  const list = [];
+  if (js)
+    list.push(
+      figure({
+        name: 'initial JavaScript of `/auth/login`, gzip -9',
+        value: js.gzip9 / 1000,
+        unit: 'KB',
+        detail: `${js.files.length} scripts, ${KB(js.transferred)} transferred`,
+        target: `≤ ${KB(TARGETS.initialJsBytes)}`,
+        met: js.gzip9 <= TARGETS.initialJsBytes,
+        rawNote,
+      }),
+    );
+  for (const category of ['performance', 'accessibility'])
+    for (const row of lh)
+      list.push(
+        figure({
+          name: `Lighthouse ${category}, \`${row.page}\` ${row.preset}`,
+          value: row.error ? null : row[category],
+          unit: 'score',
+          detail: row.error
+            ? `not measured: ${row.error}`
+            : category === 'performance'
+              ? `median of ${row.performanceRuns.join(', ')}; benchmark index ${Math.round(row.benchmarkIndex ?? 0)}`
+              : undefined,
+          target: `≥ ${TARGETS.lighthouse}`,
+          met:
+            !row.error && row[category] >= TARGETS.lighthouse && row.finalPaths.every((p) => p === row.page),
+          rawNote,
+        }),
+      );
+  if (axe.length) {
+    const bad = axe.flatMap((row) =>
+      row.error
+        ? [`${row.page}: not checked`]
+        : row.violations
+            .filter((v) => TARGETS.axeImpacts.includes(v.impact))
+            .map((v) => `${row.page}: ${v.id} (${v.impact})`),
+    );
+    list.push(
+      figure({
+        name: `axe, ${axe.length} pages in Russian: serious or critical violations`,
+        value: bad.length,
+        unit: 'violations',
+        detail: bad.length ? bad.join('; ') : undefined,
+        target: '0',
+        met: bad.length === 0,
+        rawNote,
+      }),
+    );
+  }
+  return list;
+}
+
 function writeDocs(section) {
   writeBenchmarkSection({
     name: 'console-budgets',
@@ -488,7 +548,16 @@ try {
   );
   if (PARTIAL)
     console.log('partial run (BENCH_ONLY, BENCH_PAGES or BENCH_PRESETS): docs/benchmarks.md left alone');
-  else if (process.env.BENCH_NO_DOCS !== '1') writeDocs(markdown(env, js, lh, axe));
+  else if (WRITE_DOCS) writeDocs(markdown(env, js, lh, axe));
+  writeResults('console-budgets', {
+    script: 'bench/console-budgets.mjs',
+    title: 'Console budgets',
+    env,
+    figures: figures(js, lh, axe),
+    partial: PARTIAL,
+    docsWritten: !PARTIAL && WRITE_DOCS,
+    settings: { lighthouseRuns: LH_RUNS, only: ONLY, pages: LH_PAGES, presets: LH_PRESETS },
+  });
   console.log('');
   for (const line of missed) console.log(line);
   console.log(missed.length ? `${missed.length} target(s) missed.` : 'All targets met.');

@@ -8,7 +8,8 @@
 //   2. filter-to-paint: from typing a search into the list's search box until the filtered rows
 //      have been painted (a MutationObserver on the table, then the next animation frame).
 //      Target: under 100 ms.
-// BENCH_DEVICES (default 10000), BENCH_RUNS (default 5). BENCH_NO_DOCS=1: leave docs alone.
+// BENCH_DEVICES (default 10000), BENCH_RUNS (default 5); BENCH_QUICK=1 shortens them (1000, 2) and
+// leaves docs alone. BENCH_NO_DOCS=1: leave docs alone. Results: bench/results/devices-console.json.
 // BENCH_WATERFALL=1 prints every run's requests (start–end) to see where the entry time goes.
 // E2E_SKIP_BUILD=1: measure the built files as they are.
 /* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
@@ -17,10 +18,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
 import { buildIfNeeded, seedFleetAndSignIn, startServer } from './lib/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
+import { figure, NO_RAW_BROWSER, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 
 const TARGETS = { entryMs: 1500, filterMs: 100 };
-const DEVICES = Math.max(1, Number(process.env.BENCH_DEVICES ?? 10_000) || 10_000);
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5) || 5);
+const DEVICES = Math.max(1, setting('BENCH_DEVICES', 10_000, 1000));
+const RUNS = Math.max(1, setting('BENCH_RUNS', 5, 2));
 /** Search terms typed one after another: narrow, none, wide, back to everything. */
 const TERMS = ['rational', 'kc-1-00012', 'нет такого', 'pro', 'фритюр', ''];
 
@@ -135,6 +137,33 @@ function markdown(env, entries, filters) {
   return lines.join('\n');
 }
 
+/** The two targets' figures for bench/results/ (bench/lib/results.mjs). */
+function figures(entries, filters) {
+  const entryMedian = median(entries.map((e) => e.painted));
+  const filterTimes = filters.filter((f) => Number.isFinite(f.ms)).map((f) => f.ms);
+  const filterMax = filterTimes.length ? Math.max(...filterTimes) : Number.NaN;
+  return [
+    figure({
+      name: `devices page entry in Chromium (${DEVICES.toLocaleString('en-US')} devices): navigation → first row painted, median of ${RUNS}`,
+      value: entryMedian,
+      unit: 'ms',
+      detail: `worst ${ms(Math.max(...entries.map((e) => e.painted)))}`,
+      target: `< ${ms(TARGETS.entryMs)}`,
+      met: entryMedian < TARGETS.entryMs,
+      rawNote: NO_RAW_BROWSER,
+    }),
+    figure({
+      name: `devices page filter-to-paint: worst of ${filters.length} searches`,
+      value: filterMax,
+      unit: 'ms',
+      detail: `median ${ms(median(filterTimes))}`,
+      target: `< ${ms(TARGETS.filterMs)}`,
+      met: filterMax < TARGETS.filterMs,
+      rawNote: NO_RAW_BROWSER,
+    }),
+  ];
+}
+
 function writeDocs(section) {
   writeBenchmarkSection({
     name: 'devices-console',
@@ -187,7 +216,15 @@ try {
 
   const section = markdown(env, entries, filters);
   console.log(`\n${section}`);
-  if (process.env.BENCH_NO_DOCS !== '1') writeDocs(section);
+  if (WRITE_DOCS) writeDocs(section);
+  writeResults('devices-console', {
+    script: 'bench/devices-console.mjs',
+    title: 'Console with 10 000 devices',
+    env,
+    figures: figures(entries, filters),
+    docsWritten: WRITE_DOCS,
+    settings: { devices: DEVICES, runs: RUNS },
+  });
 } finally {
   await browser?.close();
   await server.stop();

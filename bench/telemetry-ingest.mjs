@@ -11,7 +11,8 @@
 //
 // BENCH_DATABASE=sqlite|postgres|both (default both; postgres needs BENCH_POSTGRES_URL, default
 // postgres://postgres@127.0.0.1:5432/test, where a database of its own is created and dropped).
-// BENCH_SECONDS (default 10). BENCH_NO_DOCS=1: do not rewrite docs/benchmarks.md.
+// BENCH_SECONDS (default 10; 3 with BENCH_QUICK=1, which also leaves docs alone). BENCH_NO_DOCS=1: do
+// not rewrite docs/benchmarks.md. Results: bench/results/telemetry-ingest.json (bench/lib/results.mjs).
 // BENCH_ONLY=http|mqtt|raw (comma-separated) measures a part; BENCH_CPU_PROF=<dir> profiles the server.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -21,9 +22,10 @@ import pg from 'pg';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { issueCredentials } from './lib/devices.mjs';
 import { machine } from './lib/machine.mjs';
+import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 import { ROOT, buildIfNeeded, freePort, seedFleetAndSignIn, startServer } from './lib/server.mjs';
 
-const SECONDS = Math.max(3, Number(process.env.BENCH_SECONDS ?? 10) || 10);
+const SECONDS = Math.max(3, setting('BENCH_SECONDS', 10, 3));
 const TARGETS = { mqtt: 50_000, http: 100_000, shareOfRaw: 0.4 };
 const HTTP_CLIENTS = 8;
 const HTTP_BATCH = 1_000;
@@ -261,15 +263,40 @@ const lines = [
   `Targets: HTTP ≥ ${fmt(TARGETS.http)} samples/s, MQTT ≥ ${fmt(TARGETS.mqtt)} samples/s, each ≥ ${pct(TARGETS.shareOfRaw)} of the raw insert rate.`,
 ];
 console.log(`\n${lines.join('\n')}`);
-if (
-  process.env.BENCH_NO_DOCS !== '1' &&
-  DATABASES.length === 2 &&
-  ONLY.size === 3 &&
-  !process.env.BENCH_CPU_PROF
-)
+const partial = DATABASES.length !== 2 || ONLY.size !== 3 || Boolean(process.env.BENCH_CPU_PROF);
+const docsWritten = WRITE_DOCS && !partial;
+if (docsWritten)
   writeBenchmarkSection({
     name: 'telemetry-ingest',
     script: 'bench/telemetry-ingest.mjs',
     heading: 'Telemetry ingest',
     section: lines.join('\n'),
   });
+writeResults('telemetry-ingest', {
+  script: 'bench/telemetry-ingest.mjs',
+  title: 'Telemetry ingest',
+  env,
+  figures: results.flatMap((r) =>
+    [
+      { transport: 'HTTP', rate: r.http, floor: TARGETS.http },
+      { transport: 'MQTT', rate: r.mqtt, floor: TARGETS.mqtt },
+    ].map(({ transport, rate, floor }) =>
+      figure({
+        name: `${transport} ingest, ${r.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: committed samples/s`,
+        value: rate,
+        unit: 'samples/s',
+        target: `≥ ${fmt(floor)} samples/s and ≥ ${pct(TARGETS.shareOfRaw)} of raw`,
+        met: rate >= floor && rate / r.raw >= TARGETS.shareOfRaw,
+        raw: {
+          name: `plain batched inserts, ${r.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`,
+          value: r.raw,
+          unit: 'rows/s',
+          share: rate / r.raw,
+        },
+      }),
+    ),
+  ),
+  partial,
+  docsWritten,
+  settings: { seconds: SECONDS, databases: DATABASES, only: [...ONLY] },
+});

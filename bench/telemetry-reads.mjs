@@ -10,8 +10,14 @@
 // Targets (issue #5): chart and report under 50 ms at p95; CSV ≥ 300 000 rows/s with peak memory
 // under 200 MB; XLSX of 1 million rows under 30 s and 400 MB.
 //
+// Raw limits, measured in the same run: a bare Fastify hello-world asked one request at a time by the
+// same client (for the chart and the report), and the same rows read straight from the SQLite file
+// with better-sqlite3 (for the downloads; bench/lib/baselines.mjs).
+//
 // BENCH_DEVICES (default 1000), BENCH_SAMPLES_PER_DEVICE (default 10000), BENCH_REQUESTS (default
-// 200), BENCH_NO_DOCS=1: do not rewrite docs/benchmarks.md. To iterate on the reads without loading
+// 200), BENCH_NOTIFICATIONS (default 1000000); BENCH_QUICK=1 shortens them (50, 2000, 20, 20000)
+// and leaves docs alone. BENCH_NO_DOCS=1: do not rewrite docs/benchmarks.md. Results:
+// bench/results/telemetry-reads.json (bench/lib/results.mjs). To iterate on the reads without loading
 // again: BENCH_SAVE_DB=<file> keeps a copy of the loaded database, BENCH_REUSE_DB=<file> starts
 // from such a copy (no load, no docs).
 // The server is restarted between the load and the reads, so the reads are measured on a server
@@ -23,12 +29,14 @@ import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { issueCredentials } from './lib/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import { apiLogin, buildIfNeeded, seedFleetAndSignIn, startServer } from './lib/server.mjs';
+import { plainSelectRate, startHelloWorld } from './lib/baselines.mjs';
+import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 
-const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
-const PER_DEVICE = Number(process.env.BENCH_SAMPLES_PER_DEVICE ?? 10_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
-const CSV_DEVICES = 100;
-const NOTIFICATIONS = 1_000_000;
+const DEVICES = Math.max(2, setting('BENCH_DEVICES', 1000, 50));
+const PER_DEVICE = Math.max(1, setting('BENCH_SAMPLES_PER_DEVICE', 10_000, 2000));
+const REQUESTS = Math.max(10, setting('BENCH_REQUESTS', 200, 20));
+const CSV_DEVICES = Math.min(100, DEVICES - 1);
+const NOTIFICATIONS = Math.max(1, setting('BENCH_NOTIFICATIONS', 1_000_000, 20_000));
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const TARGETS = { p95Ms: 50, csvRowsPerSecond: 300_000, csvMb: 200, xlsxSeconds: 30, xlsxMb: 400 };
@@ -179,6 +187,10 @@ try {
   console.log(
     `24-hour worktime report of ${devices.length} devices: p50 ${report.p50.toFixed(1)} ms, p95 ${report.p95.toFixed(1)} ms`,
   );
+  // The raw limit of both: a bare Fastify asked the same way by the same client.
+  const helloServer = await startHelloWorld(1);
+  const hello = await latency(`${helloServer.baseURL}/`, {}).finally(() => helloServer.stop());
+  console.log(`bare Fastify hello-world: p50 ${hello.p50.toFixed(1)} ms, p95 ${hello.p95.toFixed(1)} ms`);
 
   const csvIds = devices
     .slice(1, CSV_DEVICES + 1)
@@ -191,9 +203,20 @@ try {
   console.log(
     `CSV: ${csvRows.toLocaleString('en-US')} rows in ${csv.seconds.toFixed(1)} s = ${Math.round(csvRows / csv.seconds)} rows/s, peak ${csv.peakMb.toFixed(0)} MB (before ${csvBaseline.toFixed(0)} MB)`,
   );
+  const databaseFile = server.databaseUrl.slice('sqlite:'.length);
+  // The raw limit: the same rows read straight from the file, no HTTP, no formatting.
+  const csvRaw = plainSelectRate(
+    databaseFile,
+    `select ts, current, temperature, door_open, state, program, error_code, core_temperature, humidity
+       from telemetry_samples where device_id in (${csvIds}) and ts >= ? and ts < ? order by device_id, ts`,
+    [end - 30 * DAY, end + MINUTE],
+  );
+  console.log(
+    `plain select of the same rows: ${csvRaw.rows.toLocaleString('en-US')} rows, ${Math.round(csvRaw.rowsPerSecond)} rows/s`,
+  );
 
   // A million notifications of the admin, written straight into the database.
-  const db = new Database(server.databaseUrl.slice('sqlite:'.length));
+  const db = new Database(databaseFile);
   db.pragma('busy_timeout = 10000');
   const insert = db.prepare(
     `insert into notifications (organisation_id, user_id, kind, severity, title, body, device_id, event_id, created_at, read_at)
@@ -216,12 +239,23 @@ try {
   const xlsx = await withMemory(server.pid, () =>
     countLines(`${server.baseURL}/api/notifications/excel?tz=Europe/Moscow`, { cookie: admin.cookieHeader }),
   );
+  const xlsxRaw = plainSelectRate(
+    databaseFile,
+    `select id, kind, severity, title, body, device_id, event_id, created_at, read_at
+       from notifications where user_id = ? order by id desc`,
+    [adminRow.id],
+  );
   console.log(
     `XLSX: ${NOTIFICATIONS.toLocaleString('en-US')} rows, ${(xlsx.result.bytes / 1e6).toFixed(0)} MB file in ${xlsx.seconds.toFixed(1)} s, peak ${xlsx.peakMb.toFixed(0)} MB (before ${xlsxBaseline.toFixed(0)} MB)`,
   );
 
   const ok = (good) => (good ? 'met' : '**MISSED**');
   const ms = (n) => `${n.toFixed(1)} ms`;
+  const rate = (n) => `${Math.round(n).toLocaleString('en-US')} rows/s`;
+  const csvRate = csvRows / csv.seconds;
+  const xlsxRate = NOTIFICATIONS / xlsx.seconds;
+  const csvOk = csvRate >= TARGETS.csvRowsPerSecond && csv.peakMb < TARGETS.csvMb;
+  const xlsxOk = xlsx.seconds < TARGETS.xlsxSeconds && xlsx.peakMb < TARGETS.xlsxMb;
   const lines = [
     `Run ${env.date} on ${env.nproc} cores (${env.cpu}), Node.js ${env.node}, commit ${env.commit} (${env.changed}). SQLite; ${sent.toLocaleString('en-US')} samples of ${devices.length} devices stored through the HTTP ingest in ${loadSeconds.toFixed(0)} s (with their rollups); ${REQUESTS} sequential requests per query after 20 warm-up ones, over HTTP on loopback with compression.`,
     '',
@@ -229,20 +263,89 @@ try {
     '|---|---:|---:|---:|---|---|',
     `| 30-day hourly chart, one device | ${ms(chart.p50)} | ${ms(chart.p95)} | ${ms(chart.p99)} | p95 < ${TARGETS.p95Ms} ms | ${ok(chart.p95 < TARGETS.p95Ms)} |`,
     `| 24-hour worktime report, ${devices.length} devices | ${ms(report.p50)} | ${ms(report.p95)} | ${ms(report.p99)} | p95 < ${TARGETS.p95Ms} ms | ${ok(report.p95 < TARGETS.p95Ms)} |`,
+    `| raw limit: bare Fastify hello-world (\`GET /\`), same client | ${ms(hello.p50)} | ${ms(hello.p95)} | ${ms(hello.p99)} | | |`,
     '',
-    '| download | rows | time | rate | server peak memory (before) | target | verdict |',
-    '|---|---:|---:|---:|---:|---|---|',
-    `| CSV of ${CSV_DEVICES} devices | ${csvRows.toLocaleString('en-US')} | ${csv.seconds.toFixed(1)} s | ${Math.round(csvRows / csv.seconds).toLocaleString('en-US')} rows/s | ${csv.peakMb.toFixed(0)} MB (${csvBaseline.toFixed(0)} MB) | ≥ ${TARGETS.csvRowsPerSecond.toLocaleString('en-US')} rows/s, < ${TARGETS.csvMb} MB | ${ok(csvRows / csv.seconds >= TARGETS.csvRowsPerSecond && csv.peakMb < TARGETS.csvMb)} |`,
-    `| XLSX of notifications | ${NOTIFICATIONS.toLocaleString('en-US')} | ${xlsx.seconds.toFixed(1)} s | ${Math.round(NOTIFICATIONS / xlsx.seconds).toLocaleString('en-US')} rows/s | ${xlsx.peakMb.toFixed(0)} MB (${xlsxBaseline.toFixed(0)} MB) | < ${TARGETS.xlsxSeconds} s, < ${TARGETS.xlsxMb} MB | ${ok(xlsx.seconds < TARGETS.xlsxSeconds && xlsx.peakMb < TARGETS.xlsxMb)} |`,
+    '| download | rows | time | rate | raw limit: the same rows read from SQLite | server peak memory (before) | target | verdict |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    `| CSV of ${CSV_DEVICES} devices | ${csvRows.toLocaleString('en-US')} | ${csv.seconds.toFixed(1)} s | ${rate(csvRate)} | ${rate(csvRaw.rowsPerSecond)} | ${csv.peakMb.toFixed(0)} MB (${csvBaseline.toFixed(0)} MB) | ≥ ${TARGETS.csvRowsPerSecond.toLocaleString('en-US')} rows/s, < ${TARGETS.csvMb} MB | ${ok(csvOk)} |`,
+    `| XLSX of notifications | ${NOTIFICATIONS.toLocaleString('en-US')} | ${xlsx.seconds.toFixed(1)} s | ${rate(xlsxRate)} | ${rate(xlsxRaw.rowsPerSecond)} | ${xlsx.peakMb.toFixed(0)} MB (${xlsxBaseline.toFixed(0)} MB) | < ${TARGETS.xlsxSeconds} s, < ${TARGETS.xlsxMb} MB | ${ok(xlsxOk)} |`,
   ];
   console.log(`\n${lines.join('\n')}`);
-  if (process.env.BENCH_NO_DOCS !== '1' && !REUSE)
+  const docsWritten = WRITE_DOCS && !REUSE;
+  if (docsWritten)
     writeBenchmarkSection({
       name: 'telemetry-reads',
       script: 'bench/telemetry-reads.mjs',
       heading: 'Telemetry reads and downloads',
       section: lines.join('\n'),
     });
+  const helloRaw = (/** @type {number} */ value) => ({
+    name: 'bare Fastify hello-world, one request at a time: p95',
+    value,
+    unit: 'ms',
+  });
+  writeResults('telemetry-reads', {
+    script: 'bench/telemetry-reads.mjs',
+    title: 'Telemetry reads and downloads',
+    env,
+    figures: [
+      figure({
+        name: '30-day hourly chart, one device: p95',
+        value: chart.p95,
+        unit: 'ms',
+        detail: `p50 ${ms(chart.p50)}, p99 ${ms(chart.p99)}`,
+        target: `p95 < ${TARGETS.p95Ms} ms`,
+        met: chart.p95 < TARGETS.p95Ms,
+        raw: helloRaw(hello.p95),
+      }),
+      figure({
+        name: `24-hour worktime report, ${devices.length} devices: p95`,
+        value: report.p95,
+        unit: 'ms',
+        detail: `p50 ${ms(report.p50)}, p99 ${ms(report.p99)}`,
+        target: `p95 < ${TARGETS.p95Ms} ms`,
+        met: report.p95 < TARGETS.p95Ms,
+        raw: helloRaw(hello.p95),
+      }),
+      figure({
+        name: `CSV download, ${csvRows.toLocaleString('en-US')} rows of ${CSV_DEVICES} devices`,
+        value: csvRate,
+        unit: 'rows/s',
+        detail: `peak ${csv.peakMb.toFixed(0)} MB`,
+        target: `≥ ${TARGETS.csvRowsPerSecond.toLocaleString('en-US')} rows/s, < ${TARGETS.csvMb} MB`,
+        met: csvOk,
+        raw: {
+          name: 'the same rows read from SQLite',
+          value: csvRaw.rowsPerSecond,
+          unit: 'rows/s',
+          share: csvRate / csvRaw.rowsPerSecond,
+        },
+      }),
+      figure({
+        name: `XLSX download, ${NOTIFICATIONS.toLocaleString('en-US')} notifications`,
+        value: xlsx.seconds,
+        unit: 's',
+        detail: `${rate(xlsxRate)}, peak ${xlsx.peakMb.toFixed(0)} MB`,
+        target: `< ${TARGETS.xlsxSeconds} s, < ${TARGETS.xlsxMb} MB`,
+        met: xlsxOk,
+        raw: {
+          name: 'the same rows read from SQLite',
+          value: xlsxRaw.rowsPerSecond,
+          unit: 'rows/s',
+          share: xlsxRate / xlsxRaw.rowsPerSecond,
+        },
+      }),
+    ],
+    partial: Boolean(REUSE),
+    docsWritten,
+    settings: {
+      devices: DEVICES,
+      samplesPerDevice: PER_DEVICE,
+      requests: REQUESTS,
+      notifications: NOTIFICATIONS,
+      reusedDatabase: Boolean(REUSE),
+    },
+  });
 } finally {
   await server.stop();
   if (server !== loader) await loader.stop();

@@ -1,0 +1,86 @@
+// The raw limits the benchmarks' figures are read against, measured in the same run on the same
+// machine: a bare Fastify hello-world (bench/lib/hello-world.mjs) for API endpoints, under load or
+// one request at a time; plain reads of the same rows straight from SQLite for downloads. (Plain
+// inserts, the raw limit of the ingest, live in bench/telemetry-ingest.mjs.)
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { freePort, ROOT, stopProcess, waitForReady } from './server.mjs';
+
+/**
+ * A bare Fastify answering `{hello: 'world'}`, in its own process like the real server (`workers`
+ * above 1: node:cluster, as API_WORKERS does).
+ * @param {number} [workers]
+ */
+export async function startHelloWorld(workers = 1) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'bench/lib/hello-world.mjs')], {
+    env: { ...process.env, PORT: String(port), WORKERS: String(workers) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const baseURL = `http://127.0.0.1:${port}`;
+  await waitForReady(baseURL, { isAlive: () => child.exitCode === null });
+  return { baseURL, stop: () => stopProcess(/** @type {number} */ (child.pid), exited) };
+}
+
+/** @param {number[]} sorted ascending @param {number} p */
+export function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * `requests` requests to `url` one at a time after `warmUp` ones, each body read to its end: p50,
+ * p95, p99 and the worst, in milliseconds.
+ * @param {string} url @param {Record<string, string>} headers @param {number} requests @param {number} [warmUp]
+ */
+export async function sequentialLatency(url, headers, requests, warmUp = 20) {
+  for (let i = 0; i < warmUp; i += 1) await (await fetch(url, { headers })).arrayBuffer();
+  const times = [];
+  for (let i = 0; i < requests; i += 1) {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    max: times[times.length - 1],
+  };
+}
+
+/**
+ * The raw limit of an endpoint asked one request at a time: the bare hello-world (one process),
+ * asked the same way by the same client.
+ * @param {number} requests
+ */
+export async function helloWorldLatency(requests) {
+  const hello = await startHelloWorld(1);
+  try {
+    return await sequentialLatency(`${hello.baseURL}/`, {}, requests);
+  } finally {
+    await hello.stop();
+  }
+}
+
+/**
+ * The raw limit of a download: the same rows read straight from the SQLite file (better-sqlite3,
+ * rows as arrays, no HTTP, no formatting), in rows per second.
+ * @param {string} file @param {string} query @param {unknown[]} [params]
+ */
+export function plainSelectRate(file, query, params = []) {
+  const db = new Database(file, { readonly: true });
+  try {
+    const statement = db.prepare(query).raw(true);
+    const started = performance.now();
+    let rows = 0;
+    for (const row of statement.iterate(...params)) if (row) rows += 1;
+    return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000) };
+  } finally {
+    db.close();
+  }
+}
