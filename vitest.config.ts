@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
  * against the sources without a build. The API suite runs on SQLite, and also on PostgreSQL when
  * TEST_DATABASE_URL is set (CI sets it). Playwright specs (e2e/) are not Vitest's.
  */
-const conditions = ['source', ...defaultServerConditions];
+// Not `module`: that condition names builds for bundlers (extensionless imports Node cannot load,
+// e.g. @opentelemetry/api's, which prom-client imports), and the server-side tests run in Node.
+const conditions = ['source', ...defaultServerConditions.filter((condition) => condition !== 'module')];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({

@@ -22,12 +22,15 @@ function newest(path) {
   return latest;
 }
 
-/** @param {{ log?: (line: string) => void }} [options] */
-export function buildIfNeeded({ log = (line) => console.log(line) } = {}) {
+/**
+ * @param {{ log?: (line: string) => void, console?: boolean }} [options] `console: false` builds the
+ *   server only (a gateway process serves no pages)
+ */
+export function buildIfNeeded({ log = (line) => console.log(line), console: withConsole = true } = {}) {
   const run = (/** @type {string} */ command, /** @type {string[]} */ args, env = process.env) =>
     execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', env });
   run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b']);
-  if (process.env.CONSOLE_DIST) return;
+  if (process.env.CONSOLE_DIST || !withConsole) return;
   const consoleDir = join(ROOT, 'apps/console');
   const index = join(consoleDir, 'dist/index.html');
   const sources = Math.max(newest(consoleDir), newest(join(ROOT, 'packages/contracts/src')));

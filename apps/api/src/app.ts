@@ -32,13 +32,15 @@ import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
 import { dbPlugin } from './plugins/db.js';
 import { errorsPlugin } from './plugins/errors.js';
+import type { Metrics } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
 import { validatorCompiler } from './plugins/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
-import { Gateway, type GatewayMqtt } from '@kontrol/gateway';
+import { Gateway } from '@kontrol/gateway';
+import { gatewayMqtt } from './lib/gateway-mqtt.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,6 +68,8 @@ export interface AppOptions {
    * the cluster's primary).
    */
   runsMqtt?: boolean;
+  /** Prometheus metrics of this process (METRICS_PORT): its requests, gateway and pool are counted. */
+  metrics?: Metrics;
 }
 
 const BRACKETS = /\[|%5b/i;
@@ -79,6 +83,7 @@ export async function buildApp({
   database,
   logger,
   runsMqtt = false,
+  metrics,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
@@ -103,6 +108,8 @@ export async function buildApp({
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  metrics?.instrument(app);
+  metrics?.watchDatabase(database);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
@@ -162,17 +169,10 @@ export async function buildApp({
     noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
   });
   app.decorate('gateway', gateway);
+  metrics?.watchGateway(gateway);
   app.addHook('onClose', () => gateway.close());
   await gateway.registerHttpIngest(app, { access: 'device', csrf: false });
 
   await app.register(consolePlugin, { root: config.consoleDist });
   return app;
-}
-
-/** The MQTT side of a process's gateway (see {@link AppOptions.runsMqtt}). */
-export function gatewayMqtt(config: Config, runsMqtt: boolean): GatewayMqtt {
-  if (config.mqttUrl)
-    return { mode: 'external', url: config.mqttUrl, consume: runsMqtt, clientIdBase: config.mqttClientId };
-  if (runsMqtt && config.mqttEmbedded) return { mode: 'embedded', ...config.mqttEmbedded };
-  return false;
 }

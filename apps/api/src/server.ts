@@ -4,12 +4,14 @@ import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
 import { Gateway, PortInUseError } from '@kontrol/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { buildApp, gatewayMqtt } from './app.js';
+import { buildApp } from './app.js';
+import { gatewayMqtt } from './lib/gateway-mqtt.js';
 import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { postDailyCharges } from './modules/billing/ledger.service.js';
 import { purgeExpired } from './modules/maintenance.js';
 import { ConfigError, loadConfig, type Config } from './plugins/config.js';
+import { Metrics } from './plugins/metrics.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -62,6 +64,15 @@ async function supervise(config: Config) {
     await database.close();
     throw error;
   }
+  // The primary answers for the whole cluster: its own gateway and pool, and the workers' requests.
+  if (config.metrics) {
+    const metrics = new Metrics('api');
+    metrics.watchGateway(gateway);
+    metrics.watchDatabase(database);
+    const server = await metrics.serve(config.metrics);
+    server.unref();
+    log.info(`metrics at http://${config.metrics.host}:${config.metrics.port}/metrics`);
+  }
   let stopping = false;
   let exitCode = 0;
   let demo: Promise<DemoFleet | undefined> | undefined;
@@ -113,7 +124,13 @@ async function supervise(config: Config) {
 async function serve(config: Config, options: { prepareDatabase: boolean }) {
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
   if (options.prepareDatabase) await prepareDatabase(config, database, pino({ level: config.logLevel }));
-  const app = await buildApp({ config, database, runsMqtt: options.prepareDatabase });
+  const metrics = config.metrics ? new Metrics('api') : undefined;
+  const app = await buildApp({ config, database, runsMqtt: options.prepareDatabase, metrics });
+  // A cluster worker's metrics are served by the primary; a single process serves its own.
+  metrics?.answerPrimary();
+  const metricsServer =
+    metrics && config.metrics && cluster.isPrimary ? await metrics.serve(config.metrics) : undefined;
+  metricsServer?.unref();
   let demo: DemoFleet | undefined;
 
   app.mail.start();
@@ -158,6 +175,7 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
     }, SHUTDOWN_GRACE_MS + 10_000);
     force.unref();
     await demo?.stop();
+    metricsServer?.close();
     await app.close();
     await database.close();
     process.exit(0);

@@ -1,4 +1,4 @@
-/** Counters of the gateway since it started (logged now and then; `/metrics` comes with issue #10). */
+/** Counters of the gateway since it started (Prometheus metrics: apps/api/src/plugins/metrics.ts). */
 export interface GatewayStats {
   connectedDevices: number;
   refusedConnections: number;

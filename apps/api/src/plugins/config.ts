@@ -39,6 +39,7 @@ const envSchema = z.object({
     .optional(),
   MQTT_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(1883),
   MQTT_HOST: z.string().min(1).optional(),
+  MQTT_CONSUME: flag.default(true),
   MQTT_CLIENT_ID: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - (at most 40)')
@@ -58,6 +59,8 @@ const envSchema = z.object({
   BILLING_VAT_PERCENT: z.coerce.number().min(0).max(99).default(22),
   BILLING_SELLER_FILE: z.string().min(1).optional(),
   BILLING_CHARGE_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default('off'),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export interface Config {
@@ -90,6 +93,12 @@ export interface Config {
    */
   mqttEmbedded: { host: string; port: number; required: boolean } | false;
   mqttUrl: string | undefined;
+  /**
+   * Whether the API takes devices' MQTT messages itself (the embedded broker, or the external
+   * broker's shared subscription). False when gateway processes of their own do it
+   * (`npm run start:gateway`, docs/deployment.md); device accounts are still kept.
+   */
+  mqttConsume: boolean;
   /** With MQTT_URL: the base of this gateway's client ids, stable across restarts (persistent sessions). */
   mqttClientId: string;
   /** Days raw telemetry samples are kept (rollups are kept longer). */
@@ -113,6 +122,8 @@ export interface Config {
     /** How often each API process looks for billing days to charge (min); 0: never (tests). */
     chargeCheckMinutes: number;
   };
+  /** Prometheus metrics on a port of their own (docs/deployment.md); false: none. */
+  metrics: { host: string; port: number } | false;
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             required: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '',
           },
     mqttUrl: e.MQTT_URL,
+    mqttConsume: e.MQTT_CONSUME,
     mqttClientId:
       e.MQTT_CLIENT_ID ??
       `kontrol-gateway-${hostname()
@@ -170,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sellerFile: e.BILLING_SELLER_FILE,
       chargeCheckMinutes: e.BILLING_CHARGE_CHECK_MINUTES,
     },
+    metrics: e.METRICS_PORT === 'off' ? false : { host: e.METRICS_HOST, port: e.METRICS_PORT },
   };
 }
 

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../plugins/config.js';
+import type { Metrics } from '../plugins/metrics.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -17,7 +18,7 @@ export interface TestApp {
 /** The real API on a real, empty, migrated database of its own; nothing is mocked. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { runsMqtt?: boolean } = {},
+  options: { runsMqtt?: boolean; metrics?: Metrics } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -39,6 +40,7 @@ export async function buildTestApp(
     database: database.handle,
     logger: false,
     runsMqtt: options.runsMqtt ?? false,
+    metrics: options.metrics,
   });
   await app.ready();
   return {

@@ -74,16 +74,24 @@ export class ExternalBroker {
         },
       });
       client.on('error', (error) => options.log.warn({ err: error }, 'MQTT broker connection error'));
-      await client.subscribeAsync(
-        [
-          `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${TELEMETRY_CHANNEL}`,
-          `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${STATUS_CHANNEL}`,
-        ],
-        { qos: 1 },
-      );
+      const topics = [
+        `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${TELEMETRY_CHANNEL}`,
+        `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${STATUS_CHANNEL}`,
+      ];
+      client.on('connect', () => {
+        client.subscribe(topics, { qos: 1 }, (error) => {
+          if (error) options.log.warn({ err: error }, 'MQTT subscription failed');
+        });
+      });
+      await client.subscribeAsync(topics, { qos: 1 });
       clients.push(client);
     }
     return broker;
+  }
+
+  /** The connections to the broker that are up now, and all of them (metrics). */
+  get connections(): { up: number; all: number } {
+    return { up: this.clients.filter((client) => client.connected).length, all: this.clients.length };
   }
 
   /** Sends a command to a device (QoS 1; the broker keeps it for a persistent device session). */

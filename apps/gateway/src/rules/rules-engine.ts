@@ -70,6 +70,11 @@ export class RulesEngine {
     }
   }
 
+  /** Samples waiting for the next pass (metrics). */
+  get pending(): number {
+    return this.waitingSamples;
+  }
+
   /** Samples that were stored (never redeliveries): queued for the next pass. */
   enqueue(samples: readonly StoredSample[]): void {
     if (this.closed || samples.length === 0) return;

@@ -1,0 +1,100 @@
+import { pickLocale } from '@kontrol/contracts';
+import { createDb, migrateToLatest } from '@kontrol/db';
+import { Gateway, PortInUseError } from '@kontrol/gateway';
+import Fastify from 'fastify';
+import { gatewayMqtt } from './lib/gateway-mqtt.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { ConfigError, loadConfig } from './plugins/config.js';
+import { dbPlugin } from './plugins/db.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { Metrics } from './plugins/metrics.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * `npm run start:gateway`: a gateway process of its own, for deployments that run the device side
+ * apart from the API (docs/deployment.md). It reads the same settings as the API and:
+ * - takes devices' MQTT from the external broker (MQTT_URL) through the shared subscription, so
+ *   several gateways split the devices' messages, or runs the embedded broker without MQTT_URL;
+ * - serves devices' HTTP on PORT: the telemetry ingest and the recipe files, with `/healthz` and
+ *   `/readyz` for the load balancer;
+ * - runs the event rules on what it stores and sends recipes to devices;
+ * - serves Prometheus metrics on METRICS_PORT.
+ * API processes beside it are started with MQTT_CONSUME=0, so only gateways take telemetry.
+ * SIGTERM stops taking messages, writes what is waiting (a message is acknowledged only once
+ * written) and exits.
+ */
+async function main() {
+  const config = loadConfig();
+  const metrics = config.metrics ? new Metrics('gateway') : undefined;
+  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const app = Fastify({ logger: { level: config.logLevel }, trustProxy: config.trustProxy });
+  metrics?.instrument(app);
+  metrics?.watchDatabase(database);
+  app.decorateRequest('locale', 'ru');
+  app.addHook('onRequest', async (request) => {
+    request.locale = pickLocale(request.headers['accept-language']);
+  });
+
+  // Whichever process starts first brings the schema up; the others wait on Kysely's lock.
+  const { applied } = await migrateToLatest(database.db);
+  app.log.info({ database: database.safeUrl, applied }, 'database ready');
+
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { database });
+  await app.register(healthRoutes);
+  const gateway = await Gateway.start({
+    database,
+    log: app.log,
+    rawRetentionDays: config.telemetryRawDays,
+    mqtt: gatewayMqtt({ ...config, mqttConsume: true }, true),
+    noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
+  });
+  metrics?.watchGateway(gateway);
+  app.addHook('onClose', () => gateway.close());
+  await gateway.registerHttpIngest(app);
+
+  const metricsServer = metrics && config.metrics ? await metrics.serve(config.metrics) : undefined;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'gateway shutting down');
+    const force = setTimeout(() => {
+      app.log.error('graceful shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    metricsServer?.close();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    app.log.fatal(
+      code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use; set PORT to another one`
+        : `could not start listening: ${String(error)}`,
+    );
+    await gateway.close();
+    await database.close();
+    process.exit(1);
+  }
+  app.log.info(
+    `Kontrol gateway is running: devices' HTTP at http://${config.host}:${config.port}` +
+      (config.metrics ? `, metrics at http://${config.metrics.host}:${config.metrics.port}/metrics` : ''),
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof PortInUseError) console.error(error.message);
+  else console.error('Kontrol gateway failed to start:', error);
+  process.exit(1);
+});
