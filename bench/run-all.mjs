@@ -280,6 +280,10 @@ for (const run of runs) {
         `- ${run.bench.section}${run.ran ? '' : ' †'}: ${f.name} — ${f.value === null ? 'not measured' : `${number(f.value, f.unit)} ${f.unit}`}${f.detail ? ` (${f.detail})` : ''}, target ${f.target}.`,
       );
   }
+  if (!run.ran && !run.results)
+    targetRows.push(
+      `| ${cell(run.bench.section)} | every target of this benchmark | not measured: not run here yet | — | — | not measured |`,
+    );
   if (run.ran && run.failure) {
     targetRows.push(
       `| ${cell(label)} | every target of this benchmark | not measured: the benchmark failed | — | — | **MISSED** |`,
@@ -307,6 +311,7 @@ const runRows = runs.map((run) => {
   }
   if (r?.partial) outcome += ' (partial run)';
   if (r?.quick) outcome += ' (quick run)';
+  else if (r && r.docsWritten === false) outcome += ' (its section below was not rewritten)';
   const took =
     run.ran && run.outcome ? duration(run.outcome.seconds) : r ? `${duration(r.seconds)} then` : '—';
   const loads = run.ran && run.loadBefore ? `${run.loadBefore} → ${run.loadAfter}` : '—';
@@ -341,7 +346,7 @@ const lines = [
   '',
   ...(earlier.length
     ? [
-        `† Not run this time (\`BENCH_ONLY\`): taken from ${earlier.map((run) => run.bench.section).join(', ')}'s last results (bench/results/, dates above); their sections below are from those runs too.`,
+        `† Not run this time (\`BENCH_ONLY\`): taken from ${earlier.map((run) => run.bench.section).join(', ')}'s last results (bench/results/, dates above); their sections below hold their last runs that wrote this file.`,
         '',
       ]
     : []),
