@@ -29,7 +29,6 @@ import {
   writeFileSync,
   chmodSync,
 } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -40,6 +39,7 @@ import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { issueCredentials } from './lib/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import { startMosquitto } from './lib/mosquitto.mjs';
+import { waitForPort } from './lib/wait-for-port.mjs';
 import { ROOT, apiLogin, freePort, runCli, seedFixtures, waitForReady } from './lib/server.mjs';
 
 const DEVICES = Number(process.env.SCALE_DEVICES ?? 200);
@@ -259,7 +259,7 @@ async function run() {
   let nginxErrors = '';
   nginx.stderr.on('data', (chunk) => (nginxErrors += chunk));
   children.add(nginx);
-  await waitForPort(publicPort, () => nginx.exitCode !== null).catch((error) => {
+  await waitForPort(publicPort, { exited: () => nginx.exitCode !== null, what: 'nginx' }).catch((error) => {
     throw new Error(`nginx: ${error.message}\n${nginxErrors}\n${readFileSync(nginxConf, 'utf8')}`);
   });
   await waitForReady(appUrl);
@@ -644,22 +644,4 @@ async function scrape(port) {
 function metricValue(/** @type {string} */ text, /** @type {string} */ name, /** @type {string} */ selector) {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(selector));
   return line ? Number(line.split(' ').at(-1)) : 0;
-}
-
-/** @param {number} port @param {() => boolean} exited */
-async function waitForPort(port, exited) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (exited()) throw new Error('exited at start');
-    const open = await new Promise((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listened on ${port}`);
-    await sleep(50);
-  }
 }

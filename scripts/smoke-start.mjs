@@ -1,8 +1,9 @@
 // Proves the README's `npm start` on a fresh database: the launcher builds and starts, /readyz
 // answers, the demo user signs in through the Sanctum flow, the console is served, and SIGTERM
 // ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
-// API_WORKERS=2, where one API process is killed and must be replaced. Both runs put the embedded
-// MQTT broker on a free port of their own and check that it answers.
+// API_WORKERS=2, where one API process is killed and must be replaced and the first process's
+// /metrics counts both. Both runs put the embedded MQTT broker on a free port of their own and check
+// that it answers. Last, `npm run start:gateway` alone.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -124,20 +125,96 @@ function childrenOf(pid) {
 await smoke('one process', {});
 console.log('smoke: npm start works — ready, demo login, console served, graceful shutdown');
 
-await smoke('API_WORKERS=2', { API_WORKERS: '2' }, async (server, base, fail) => {
-  const workers = childrenOf(/** @type {number} */ (server.pid));
-  if (workers.length !== 2) fail(`expected 2 API processes, found ${workers.length}`);
-  process.kill(workers[0], 'SIGKILL');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const now = childrenOf(/** @type {number} */ (server.pid));
-    if (now.length === 2 && !now.includes(workers[0])) break;
-    if (Date.now() > deadline) fail('a killed API process was not replaced within 30 s');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  for (let i = 0; i < 20; i += 1) {
-    const res = await fetch(`${base}/readyz`);
-    if (!res.ok) fail(`/readyz answered ${res.status} after a process was replaced`);
-  }
-});
+const metricsPort = await freePort();
+await smoke(
+  'API_WORKERS=2',
+  { API_WORKERS: '2', METRICS_PORT: String(metricsPort) },
+  async (server, base, fail) => {
+    const workers = childrenOf(/** @type {number} */ (server.pid));
+    if (workers.length !== 2) fail(`expected 2 API processes, found ${workers.length}`);
+    process.kill(workers[0], 'SIGKILL');
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const now = childrenOf(/** @type {number} */ (server.pid));
+      if (now.length === 2 && !now.includes(workers[0])) break;
+      if (Date.now() > deadline) fail('a killed API process was not replaced within 30 s');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (let i = 0; i < 20; i += 1) {
+      const res = await fetch(`${base}/readyz`);
+      if (!res.ok) fail(`/readyz answered ${res.status} after a process was replaced`);
+    }
+    // The primary answers /metrics for both workers: every /readyz above is counted, wherever it ran.
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const readyz =
+      /^kontrol_http_requests_total\{method="GET",route="\/readyz",status="200"[^}]*\} (\d+)$/m.exec(metrics);
+    if (!readyz || Number(readyz[1]) < 20)
+      fail(`/metrics does not count the workers' requests:\n${metrics.slice(0, 2000)}`);
+  },
+);
 console.log('smoke: API_WORKERS=2 works — two processes, a killed one replaced, graceful shutdown of all');
+
+// `npm run start:gateway`: a gateway process of its own (docs/deployment.md), here with the embedded
+// broker: ready, devices' HTTP answering, the broker listening, metrics served, SIGTERM clean.
+{
+  const dir = mkdtempSync(join(tmpdir(), 'kontrol-smoke-gateway-'));
+  const gatewayPort = await freePort();
+  const gatewayMetrics = await freePort();
+  const gateway = spawn(process.execPath, [join(root, 'scripts/start-gateway.mjs')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(gatewayPort),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'k.db')}`,
+      MQTT_PORT: String(mqttPort),
+      METRICS_PORT: String(gatewayMetrics),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  gateway.stdout.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => gateway.on('exit', (code) => resolve(code)));
+  /** @param {string} message */
+  const fail = (message) => {
+    console.error(`smoke (gateway): FAILED — ${message}\n--- gateway output ---\n${output.slice(-4000)}`);
+    gateway.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(1);
+  };
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (Date.now() > deadline) fail('the gateway did not become ready within 120 s');
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const ingest = await fetch(`${base}/api/ingest/v1/telemetry`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer kdc_unknown', 'content-type': 'application/json' },
+    body: '[]',
+  });
+  if (ingest.status !== 401) fail(`an unknown device credential answered ${ingest.status}, not 401`);
+  const brokerUp = await new Promise((resolve) => {
+    const socket = connect(mqttPort, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+  if (!brokerUp) fail(`the gateway's MQTT broker does not listen on ${mqttPort}`);
+  const metrics = await (await fetch(`http://127.0.0.1:${gatewayMetrics}/metrics`)).text();
+  if (!metrics.includes('role="gateway"') || !metrics.includes('kontrol_ingest_queue_samples'))
+    fail('the gateway serves no metrics');
+  gateway.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
+  rmSync(dir, { recursive: true, force: true });
+  if (code !== 0) fail(`SIGTERM did not end the gateway cleanly (exit ${code})`);
+  console.log(
+    "smoke: npm run start:gateway works — ready, devices' HTTP, MQTT broker, metrics, graceful shutdown",
+  );
+}

@@ -4,10 +4,10 @@
 // The JavaScript twin of apps/api/src/test/mosquitto.ts, for the scripts under bench/ and scripts/.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './server.mjs';
+import { waitForPort } from './wait-for-port.mjs';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
 const MOSQUITTO_CTRL = '/usr/bin/mosquitto_ctrl';
@@ -60,7 +60,7 @@ export async function startMosquitto() {
   const start = async () => {
     const started = spawn(MOSQUITTO, ['-c', config], { stdio: 'ignore' });
     child = started;
-    await waitForPort(port, () => started.exitCode !== null);
+    await waitForPort(port, { exited: () => started.exitCode !== null, what: 'mosquitto' });
   };
   const halt = async () => {
     const running = child;
@@ -82,25 +82,4 @@ export async function startMosquitto() {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * @param {number} port
- * @param {() => boolean} exited
- */
-async function waitForPort(port, exited) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (exited()) throw new Error('mosquitto exited at start');
-    const open = await new Promise((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`mosquitto did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -3,6 +3,7 @@ import { createDb, migrateToLatest } from '@kontrol/db';
 import { Gateway, PortInUseError } from '@kontrol/gateway';
 import Fastify from 'fastify';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
+import { listenOrExit } from './lib/listen.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { ConfigError, loadConfig } from './plugins/config.js';
 import { dbPlugin } from './plugins/db.js';
@@ -74,19 +75,10 @@ async function main() {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  try {
-    await app.listen({ host: config.host, port: config.port });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    app.log.fatal(
-      code === 'EADDRINUSE'
-        ? `port ${config.port} on ${config.host} is already in use; set PORT to another one`
-        : `could not start listening: ${String(error)}`,
-    );
+  await listenOrExit(app, config, async () => {
     await gateway.close();
     await database.close();
-    process.exit(1);
-  }
+  });
   app.log.info(
     `Kontrol gateway is running: devices' HTTP at http://${config.host}:${config.port}` +
       (config.metrics ? `, metrics at http://${config.metrics.host}:${config.metrics.port}/metrics` : ''),

@@ -5,6 +5,7 @@ import { Gateway, PortInUseError } from '@kontrol/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.js';
+import { listenOrExit } from './lib/listen.js';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
 import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
@@ -183,18 +184,7 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  try {
-    await app.listen({ host: config.host, port: config.port });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') {
-      app.log.fatal(`port ${config.port} on ${config.host} is already in use; set PORT to another one`);
-    } else {
-      app.log.fatal({ err: error }, 'could not start listening');
-    }
-    await database.close();
-    process.exit(1);
-  }
+  await listenOrExit(app, config, () => database.close());
   if (cluster.isPrimary) app.log.info(`Kontrol is running at ${config.appUrl}`);
   if (cluster.isPrimary && config.demoSimulator && !closing)
     demo = await runDemoFleet(config, database.db, app.gateway, app.log);
