@@ -12,6 +12,7 @@
 // - no acknowledged sample lost (PUBACK from the broker, 202 from a gateway), none stored twice;
 // - no client request failed except those in flight on the killed API process;
 // - every session still valid at the end, whichever process created it;
+// - login throttling counted across the API processes (429 after five failures on both);
 // - the live streams got devices' updates before and after the kill (they reconnect);
 // - both gateways took a share of the messages, and each process's /metrics answers.
 // Prints its figures, and writes them into docs/benchmarks.md ("Scale-out") unless BENCH_NO_DOCS=1.
@@ -272,6 +273,7 @@ async function run() {
     databaseUrl,
   });
   const admin = await apiLogin(appUrl, logins.admin);
+  const throttled = await loginThrottleHolds(appUrl, logins.recipes);
   const devices = await issueCredentials(appUrl, admin, DEVICES);
   const mqttDevices = devices.slice(0, Math.round(DEVICES * 0.75));
   const httpDevices = devices.slice(mqttDevices.length);
@@ -568,6 +570,12 @@ async function run() {
 
   const checks = [
     [
+      `login throttling counts across processes: 5 wrong passwords through nginx (${throttled.servedBy}), then the right one answered ${throttled.status}`,
+      throttled.status === 429 &&
+        throttled.servedBy.includes(`:${api1.port}`) &&
+        throttled.servedBy.includes(`:${api2.port}`),
+    ],
+    [
       `every acknowledged sample stored: ${acked.toLocaleString('en')} acknowledged (${counts.mqttAcked.toLocaleString('en')} PUBACK, ${counts.httpAcked.toLocaleString('en')} HTTP 202), ${missing} missing`,
       missing === 0 && acked > 0,
     ],
@@ -638,6 +646,35 @@ async function scrape(port) {
   } catch {
     return '';
   }
+}
+
+/**
+ * Five wrong passwords for one account through nginx (which spreads them over the API processes),
+ * then the right one: the account's throttle lives in the database, so it must answer 429.
+ * @param {string} appUrl @param {{ email: string, password: string }} login
+ */
+async function loginThrottleHolds(appUrl, login) {
+  const attempt = async (/** @type {string} */ password) => {
+    const csrf = await fetch(`${appUrl}/sanctum/csrf-cookie`);
+    const cookies = csrf.headers.getSetCookie().map((line) => line.split(';')[0]);
+    const xsrf = decodeURIComponent(cookies.find((c) => c.startsWith('XSRF-TOKEN='))?.slice(11) ?? '');
+    const res = await fetch(`${appUrl}/api/login`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        cookie: cookies.join('; '),
+        'x-xsrf-token': xsrf,
+      },
+      body: JSON.stringify({ email: login.email, password }),
+    });
+    await res.arrayBuffer();
+    return { status: res.status, upstream: res.headers.get('x-kontrol-upstream') ?? '?' };
+  };
+  const served = new Set();
+  for (let i = 0; i < 5; i += 1) served.add((await attempt(`wrong-${i}-${login.password}`)).upstream);
+  const last = await attempt(login.password);
+  return { status: last.status, servedBy: [...served].join(' and ') };
 }
 
 /** The value of `name{…selector…}` in a Prometheus text answer (0 when absent). */
