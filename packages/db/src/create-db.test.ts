@@ -1,6 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from './create-db.js';
+import { storageFailure } from './failures.js';
 
 describe('createDb on SQLite', () => {
   it('folds case of every script, as PostgreSQL does', async () => {
@@ -61,6 +65,97 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => 
       expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]?.one).toBe(1);
     } finally {
       await handle.close();
+    }
+  });
+
+  it('outlives a connection the server ends while it is checked out (in a query, in a transaction)', async () => {
+    // Unheard, the checked-out client's 'error' event would end the process (and fail this run).
+    const handle = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 2, onIdleError: () => {} });
+    const admin = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 1 });
+    const terminate = (pid: number) => sql`select pg_terminate_backend(${pid})`.execute(admin.db);
+    try {
+      // A query in flight.
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]
+        ?.pid;
+      const slow = sql`select pg_sleep(5)`.execute(handle.db);
+      const failed = slow.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await terminate(pid as number);
+      const error = await failed;
+      expect(storageFailure(error)).toBe('unavailable');
+
+      // A transaction between two statements.
+      const outcome = await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          const own = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]?.pid;
+          await terminate(own as number);
+          await new Promise((resolve) => setTimeout(resolve, 100)); // the connection ends meanwhile
+          await sql`select 1`.execute(trx);
+        })
+        .then(
+          () => 'committed',
+          (failure: unknown) => storageFailure(failure),
+        );
+      expect(outcome).toBe('unavailable');
+
+      // The pool goes on with new connections.
+      expect((await sql<{ one: number }>`select 1 as one`.execute(handle.db)).rows[0]?.one).toBe(1);
+    } finally {
+      await admin.close();
+      await handle.close();
+    }
+  });
+});
+
+describe('storageFailure', () => {
+  it('names a database that does not answer, a full disk and a read-only one, through causes', () => {
+    const coded = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+    expect(storageFailure(coded('ECONNREFUSED'))).toBe('unavailable');
+    expect(storageFailure(coded('57P01'))).toBe('unavailable');
+    expect(storageFailure(coded('08006'))).toBe('unavailable');
+    expect(storageFailure(new Error('Connection terminated unexpectedly'))).toBe('unavailable');
+    expect(storageFailure(coded('SQLITE_IOERR_WRITE'))).toBe('unavailable');
+    expect(storageFailure(coded('SQLITE_BUSY'))).toBe('unavailable');
+    expect(storageFailure(coded('SQLITE_FULL'))).toBe('full');
+    expect(storageFailure(coded('ENOSPC'))).toBe('full');
+    expect(storageFailure(coded('53100'))).toBe('full');
+    expect(storageFailure(coded('SQLITE_READONLY'))).toBe('read_only');
+    expect(storageFailure(coded('SQLITE_READONLY_DBMOVED'))).toBe('read_only');
+    expect(storageFailure(coded('EROFS'))).toBe('read_only');
+    expect(storageFailure(new Error('wrapped', { cause: coded('SQLITE_FULL') }))).toBe('full');
+    expect(storageFailure(new AggregateError([coded('ECONNREFUSED')], 'all addresses failed'))).toBe(
+      'unavailable',
+    );
+  });
+
+  it('leaves other errors alone', () => {
+    const coded = (code: string) => Object.assign(new Error('failed'), { code });
+    expect(storageFailure(new Error('boom'))).toBeUndefined();
+    expect(storageFailure(coded('23505'))).toBeUndefined(); // unique violation
+    expect(storageFailure(coded('SQLITE_CONSTRAINT_UNIQUE'))).toBeUndefined();
+    expect(storageFailure(coded('SQLITE_CORRUPT'))).toBeUndefined();
+    expect(storageFailure('text')).toBeUndefined();
+    const looped: Error & { cause?: unknown } = new Error('loop');
+    looped.cause = looped;
+    expect(storageFailure(looped)).toBeUndefined();
+  });
+});
+
+describe('createDb on a SQLite file it cannot open', () => {
+  it('says which file and why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kontrol-db-'));
+    try {
+      // A folder where the database file should be: SQLite cannot open it.
+      mkdirSync(join(dir, 'kontrol.db'));
+      expect(() => createDb(`sqlite:${join(dir, 'kontrol.db')}`)).toThrow(
+        new RegExp(`cannot open the SQLite database ${join(dir, 'kontrol.db')} \\(SQLITE_CANTOPEN\\)`),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

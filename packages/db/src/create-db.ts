@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -58,11 +58,21 @@ function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {
   const location = url.slice('sqlite:'.length);
   const filename = location === ':memory:' ? location : resolve(location);
   if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
-  const database = new SQLite(filename);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  let database: SQLite.Database;
+  try {
+    database = new SQLite(filename);
+  } catch (error) {
+    throw cannotOpen(filename, error);
+  }
+  try {
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+  } catch (error) {
+    database.close();
+    throw cannotOpen(filename, error);
+  }
   // better-sqlite3 is built with a 16 MB page cache per connection (SQLite's own default is 2 MB).
   // It filled up with the pages of the first large read (a CSV export: +17 MB of the server's
   // memory) while reads and ingest measured the same with 4 MB: the operating system caches the
@@ -95,6 +105,38 @@ function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {
   };
 }
 
+/**
+ * Why a SQLite file could not be opened, in words an operator can act on: in WAL mode SQLite
+ * creates `<file>-wal` and `<file>-shm` beside the database, so a read-only folder (a file system
+ * remounted read-only, a folder the service may not write) stops it even from reading.
+ */
+function cannotOpen(filename: string, error: unknown): Error {
+  const { code } = error as { code?: unknown };
+  const what = typeof code === 'string' ? code : error instanceof Error ? error.message : 'failed';
+  const writable = (path: string) => {
+    try {
+      accessSync(path, constants.W_OK);
+      return undefined;
+    } catch (failure) {
+      return (failure as NodeJS.ErrnoException).code ?? 'not writable';
+    }
+  };
+  const folder = dirname(filename);
+  const folderFailure = writable(folder);
+  const fileFailure = existsSync(filename) ? writable(filename) : undefined;
+  let advice = '';
+  if (folderFailure === 'EROFS' || fileFailure === 'EROFS') {
+    advice = `: its file system is read-only (${folder}); SQLite must be able to write the database and create its -wal and -shm files beside it`;
+  } else if (folderFailure) {
+    advice = `: its folder ${folder} is not writable (${folderFailure}); SQLite must create its -wal and -shm files there`;
+  } else if (fileFailure) {
+    advice = `: the file is not writable (${fileFailure})`;
+  }
+  return new Error(`cannot open the SQLite database ${filename} (${what})${advice}`, {
+    cause: error,
+  });
+}
+
 /** Statements kept prepared, by SQL text; beyond this the oldest is dropped. */
 export const SQLITE_STATEMENT_CACHE_SIZE = 500;
 
@@ -125,6 +167,9 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** See `openPostgres`: the error is the query's, or the next query's, to report. */
+function ignoreCheckedOutError(): void {}
+
 function warnIdleError(error: Error & { code?: string }) {
   console.warn(`PostgreSQL: an idle pooled connection failed (${error.code ?? 'no code'}): ${error.message}`);
 }
@@ -153,6 +198,14 @@ function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
   // pool drops the client and opens a new one on the next query, so this is only worth a line.
   pool.on('error', (error: Error & { code?: string }) => {
     (options.onIdleError ?? warnIdleError)(error);
+  });
+  // A connection that fails while it is checked out (a query in flight, a transaction between two
+  // statements) also makes its client emit 'error', and the pool listens only to idle clients:
+  // unheard, a database restart under load would end the process. The failure reaches whoever
+  // uses the client (its query rejects, or the next one: "not queryable"), and the pool drops the
+  // client when it comes back, so here it only has to be heard.
+  pool.on('connect', (client) => {
+    client.on('error', ignoreCheckedOutError);
   });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
