@@ -54,6 +54,18 @@ const catalog = {
     ru: 'Сервис временно недоступен. Повторите попытку позже.',
     en: 'The service is temporarily unavailable. Please try again later.',
   },
+  'http.database_unavailable': {
+    ru: 'Нет связи с базой данных. Повторите попытку через несколько секунд.',
+    en: 'The database is not answering. Please try again in a few seconds.',
+  },
+  'http.storage_full': {
+    ru: 'На сервере закончилось место на диске: данные не сохранены. Сообщите администратору.',
+    en: 'The server has run out of disk space; nothing was saved. Please tell your administrator.',
+  },
+  'http.storage_read_only': {
+    ru: 'Хранилище сервера доступно только для чтения: данные не сохранены. Сообщите администратору.',
+    en: "The server's storage is read-only; nothing was saved. Please tell your administrator.",
+  },
   'passwords.sent': {
     ru: 'Если этот адрес зарегистрирован, мы отправили на него ссылку для сброса пароля.',
     en: 'If that address is registered, we have e-mailed a password reset link to it.',

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import { storageFailure, type StorageFailure } from '@kontrol/db';
 import { BrokerAccountsError } from '@kontrol/gateway';
 import { FieldValidationError, HttpError } from '../lib/http-errors.js';
 
@@ -24,23 +25,17 @@ const FASTIFY_CODES: Record<string, { status: number; key: Parameters<typeof tra
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, key: 'http.bad_request' },
 };
 
-/** Error codes meaning the database cannot be reached now: answer 503, not 500. */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-  'SQLITE_BUSY',
-  'SQLITE_CANTOPEN',
-  'SQLITE_READONLY',
-  'SQLITE_FULL',
-]);
+/**
+ * The storage failures (packages/db/src/failures.ts) and what a person is told of each. They are
+ * all 503 with Retry-After: the request may be repeated unchanged once the database answers, the
+ * disk has room or is writable again (docs/operations.md, "Faults"), and nothing was saved.
+ */
+const STORAGE_FAILURES: Record<StorageFailure, { key: Parameters<typeof translate>[1]; log: string }> = {
+  unavailable: { key: 'http.database_unavailable', log: 'database unavailable' },
+  full: { key: 'http.storage_full', log: 'database disk is full' },
+  read_only: { key: 'http.storage_read_only', log: 'database storage is read-only' },
+};
+const STORAGE_RETRY_AFTER_S = '5';
 
 function send(reply: FastifyReply, status: number, body: object) {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
@@ -113,11 +108,12 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
     reply.header('retry-after', '5');
     return send(reply, 503, { message: t('mqtt.broker_unavailable') });
   }
-  const code = (error as { code?: string }).code;
-  if (code && UNAVAILABLE_CODES.has(code)) {
-    request.log.error({ err: error }, 'database unavailable');
-    reply.header('retry-after', '5');
-    return send(reply, 503, { message: t('http.unavailable') });
+  const failure = storageFailure(error);
+  if (failure) {
+    const { key, log } = STORAGE_FAILURES[failure];
+    request.log.error({ err: error }, log);
+    reply.header('retry-after', STORAGE_RETRY_AFTER_S);
+    return send(reply, 503, { message: t(key) });
   }
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return send(reply, error.statusCode, { message: t('http.bad_request') });

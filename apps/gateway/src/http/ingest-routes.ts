@@ -1,6 +1,7 @@
 import { INGEST_HTTP_PATH, MAX_SAMPLES_PER_MESSAGE, type IngestResult } from '@kontrol/contracts';
+import { storageFailure, type StorageFailure } from '@kontrol/db';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DeviceDirectory } from '../devices/device-directory.js';
+import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
 import { MessageShapeError, checkSamples, messageItems } from '../ingest/samples.js';
 
@@ -8,6 +9,16 @@ export const INGEST_PATH = INGEST_HTTP_PATH;
 /** A full message of 10 000 samples with every optional field is about 2 MB of JSON. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 const RETRY_AFTER_S = 2;
+/** While the database cannot take the samples, devices are asked to wait a little longer. */
+const STORAGE_RETRY_AFTER_S = 5;
+
+/** What a device is told when the store cannot write (devices read English: docs/device-protocol.md). */
+export const STORAGE_FAILURE_MESSAGES: Record<StorageFailure, string> = {
+  unavailable:
+    'The telemetry store is unavailable (the database does not answer); send the samples again later.',
+  full: 'The telemetry store is full (no disk space left); send the samples again later.',
+  read_only: 'The telemetry store is read-only; send the samples again later.',
+};
 
 export interface IngestRoutesOptions {
   pipeline: IngestPipeline;
@@ -35,7 +46,8 @@ function refuse(reply: FastifyReply, status: number, message: string, extra: obj
  * `POST /api/ingest/v1/telemetry` (docs/device-protocol.md, "HTTP"): `Authorization: Bearer
  * <device credential>`, a sample or an array of them. 202 once the valid samples are committed,
  * with what was stored, already stored, and rejected (index and reasons); 422 when none is valid;
- * 401 for a missing or unknown credential; 503 with Retry-After while the store is overloaded.
+ * 401 for a missing or unknown credential; 503 with Retry-After while the store is overloaded or
+ * cannot write (the database does not answer, its disk is full or read-only).
  * The answers are written here rather than thrown, so the route behaves the same inside the API
  * and in a gateway process of its own.
  */
@@ -46,7 +58,12 @@ export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOp
     { bodyLimit: BODY_LIMIT, logLevel: 'warn', config: options.routeConfig ?? {} },
     async (request, reply) => {
       const secret = bearer(request);
-      const device = secret ? await options.directory.byCredential(secret) : undefined;
+      let device: GatewayDevice | undefined;
+      try {
+        device = secret ? await options.directory.byCredential(secret) : undefined;
+      } catch (error) {
+        return refuseStorageFailure(request, reply, error);
+      }
       if (!device) {
         reply.header('www-authenticate', 'Bearer');
         return refuse(reply, 401, 'Unknown or missing device credential.');
@@ -87,8 +104,21 @@ export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOp
           reply.header('retry-after', String(RETRY_AFTER_S));
           return refuse(reply, 503, error.message);
         }
-        throw error;
+        return refuseStorageFailure(request, reply, error);
       }
     },
   );
+}
+
+/**
+ * A database that does not answer, a full disk or a read-only one: 503 with Retry-After and what
+ * happened, nothing acknowledged (the device sends the same samples again). Any other error is
+ * the server's own (500 through the error handler).
+ */
+function refuseStorageFailure(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const failure = storageFailure(error);
+  if (!failure) throw error;
+  request.log.error({ err: error, failure }, 'telemetry not stored: the database cannot take it');
+  reply.header('retry-after', String(STORAGE_RETRY_AFTER_S));
+  return refuse(reply, 503, STORAGE_FAILURE_MESSAGES[failure]);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOrganisation, buildSmartDevice } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
+import { testDialect } from '../../test/test-database.js';
 
 const t = useTestApp();
 const MINUTE = 60_000;
@@ -290,4 +291,44 @@ describe('POST /api/ingest/v1/telemetry', () => {
       .execute();
     expect(theirLive).toEqual([]);
   });
+
+  it.runIf(testDialect() === 'sqlite')(
+    'refuses with 503 and Retry-After, storing nothing, while the database is read-only or full; accepts again after',
+    async () => {
+      const { driver } = t.database.handle;
+      if (driver.dialect !== 'sqlite') return;
+      const org = await buildOrganisation(t.db);
+      const device = await buildSmartDevice(t.db, org.organisationId);
+      const ts = recentMinute(120);
+      const batch = Array.from({ length: 2_000 }, (_, k) => sample(ts + k * 1000));
+
+      driver.sqlite.pragma('query_only = ON'); // writes fail with SQLITE_READONLY, as on a read-only disk
+      try {
+        const readOnly = await ingest(device.credential, batch);
+        expect(readOnly.statusCode).toBe(503);
+        expect(readOnly.headers['retry-after']).toBe('5');
+        expect(readOnly.json<{ message: string }>().message).toMatch(
+          /read-only; send the samples again later/,
+        );
+      } finally {
+        driver.sqlite.pragma('query_only = OFF');
+      }
+
+      // No page may be added (SQLITE_FULL, as on a full disk); the batch needs new pages.
+      const pages = Number(driver.sqlite.pragma('page_count', { simple: true }));
+      driver.sqlite.pragma(`max_page_count = ${pages}`);
+      try {
+        const full = await ingest(device.credential, batch);
+        expect(full.statusCode).toBe(503);
+        expect(full.json<{ message: string }>().message).toMatch(/full \(no disk space left\)/);
+      } finally {
+        driver.sqlite.pragma('max_page_count = 1073741823');
+      }
+      expect(await storedSamples(device.id)).toEqual([]);
+
+      const again = await ingest(device.credential, batch);
+      expect(again.statusCode).toBe(202);
+      expect(again.json<{ data: IngestResult }>().data.accepted).toBe(2_000);
+    },
+  );
 });
