@@ -7,7 +7,7 @@ import {
   parseDeviceTopic,
 } from '@kontrol/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type ISubscriptionMap, type MqttClient } from 'mqtt';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import { ingestTelemetryMessage, readStatusMessage } from '../ingest/mqtt-message.js';
@@ -78,12 +78,20 @@ export class ExternalBroker {
         `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${TELEMETRY_CHANNEL}`,
         `$share/${SHARE_GROUP}/${TOPIC_ROOT}/+/${STATUS_CHANNEL}`,
       ];
+      await client.subscribeAsync(topics, { qos: 1 });
+      // Subscribe again on every reconnect. mqtt.js does so only when the broker says it kept no
+      // session, but Mosquitto 2 restarted from its persistence file says it kept the session and
+      // has lost the shared subscriptions in it: the gateway would receive nothing until restarted
+      // (scripts/faults/broker-restart.mjs). `resubscribe` makes mqtt.js send a subscription it
+      // believes it already holds.
       client.on('connect', () => {
-        client.subscribe(topics, { qos: 1 }, (error) => {
-          if (error) options.log.warn({ err: error }, 'MQTT subscription failed');
+        const again: ISubscriptionMap = Object.fromEntries(
+          topics.map((topic) => [topic, { qos: 1 as const }]),
+        );
+        client.subscribe({ ...again, resubscribe: true } as unknown as ISubscriptionMap, (error) => {
+          if (error) options.log.warn({ err: error }, 'MQTT subscription failed after a reconnect');
         });
       });
-      await client.subscribeAsync(topics, { qos: 1 });
       clients.push(client);
     }
     return broker;
