@@ -144,7 +144,7 @@ async function run() {
   });
 
   const broker = await startMosquitto();
-  cleanups.push(() => broker.stop());
+  cleanups.push(() => broker.destroy());
 
   /**
    * @typedef {object} Proc

@@ -1,7 +1,9 @@
-// A Mosquitto 2 of the script's own, as production runs it for Kontrol (docs/deployment.md): on a
-// free port of 127.0.0.1 (1883 is the machine's broker), persistence on, the dynamic-security
-// plugin with one admin account (the account Kontrol's MQTT_URL names), anonymous clients refused.
-// The JavaScript twin of apps/api/src/test/mosquitto.ts, for the scripts under bench/ and scripts/.
+// A Mosquitto 2 of the script's own, as production runs it for Kontrol (docs/deployment.md) and as
+// apps/api/src/test/mosquitto.ts makes one for the API tests: a free port on 127.0.0.1 (1883 is the
+// machine's broker), persistence, the dynamic-security plugin with one admin account (the account
+// Kontrol's MQTT_URL names), anonymous clients refused, files in a temporary folder. It can be
+// stopped and started again on the same port and files: a broker restart. Used by the scale-out
+// test (bench/scale-out.mjs) and the fault suite (scripts/faults/broker-restart.mjs).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,14 +19,16 @@ export const mosquittoAvailable = () =>
   existsSync(MOSQUITTO) && existsSync(MOSQUITTO_CTRL) && existsSync(DYNSEC_PLUGIN);
 
 /**
- * @typedef {object} RunningMosquitto
+ * @typedef {object} PrivateMosquitto
  * @property {number} port
- * @property {string} url   `mqtt://kontrol-admin:<password>@127.0.0.1:<port>`
- * @property {() => Promise<void>} restart  stops the broker (SIGTERM: it saves its sessions) and starts it again on the same port and files
- * @property {() => Promise<void>} stop     stops it and removes its files
+ * @property {string} url   `mqtt://kontrol-admin:<password>@127.0.0.1:<port>`: Kontrol's MQTT_URL
+ * @property {() => Promise<void>} stop    SIGTERM (Mosquitto saves its persistence file), waits for the exit
+ * @property {() => Promise<void>} start   starts it again on the same port and files
+ * @property {() => Promise<void>} destroy stops it and removes its folder
+ * @property {() => string} log  what it wrote on stderr (errors and warnings)
  */
 
-/** @returns {Promise<RunningMosquitto>} */
+/** @returns {Promise<PrivateMosquitto>} */
 export async function startMosquitto() {
   if (!mosquittoAvailable())
     throw new Error(
@@ -48,23 +52,28 @@ export async function startMosquitto() {
       'persistence true',
       `persistence_location ${dir}/`,
       'max_queued_messages 100000',
-      'max_inflight_messages 100',
-      `log_dest file ${dir}/mosquitto.log`,
+      'log_dest stderr',
       'log_type error',
       'log_type warning',
     ].join('\n'),
   );
 
+  let output = '';
   /** @type {import('node:child_process').ChildProcess | undefined} */
   let child;
   const start = async () => {
-    const started = spawn(MOSQUITTO, ['-c', config], { stdio: 'ignore' });
-    child = started;
-    await waitForPort(port, { exited: () => started.exitCode !== null, what: 'mosquitto' });
+    const running = spawn(MOSQUITTO, ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = running;
+    running.stderr?.on('data', (/** @type {Buffer} */ chunk) => {
+      output += chunk.toString();
+    });
+    await waitForPort(port, { exited: () => running.exitCode !== null, what: 'mosquitto' }).catch((error) => {
+      throw new Error(`${error.message}\n${output}`);
+    });
   };
-  const halt = async () => {
+  const stop = async () => {
     const running = child;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
     running.kill('SIGTERM');
     await exited;
@@ -73,13 +82,12 @@ export async function startMosquitto() {
   return {
     port,
     url: `mqtt://kontrol-admin:${password}@127.0.0.1:${port}`,
-    restart: async () => {
-      await halt();
-      await start();
-    },
-    stop: async () => {
-      await halt();
+    stop,
+    start,
+    destroy: async () => {
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
+    log: () => output,
   };
 }

@@ -22,7 +22,7 @@ import {
   seedOrganisation,
   waitFor,
 } from './lib/common.mjs';
-import { mosquittoAvailable, startMosquitto } from './lib/mosquitto.mjs';
+import { mosquittoAvailable, startMosquitto } from '../../bench/lib/mosquitto.mjs';
 
 const BATCH = 20;
 const EVERY_MS = 25;
