@@ -16,6 +16,7 @@ const ROOT = join(HERE, '../..');
 /** The scenarios, in the order they run, with what each does to Kontrol. */
 const SCENARIOS = [
   ['database-outage', 'PostgreSQL stopped and started again under a running Kontrol'],
+  ['gateway-outage', 'PostgreSQL stopped under a gateway process of its own with an external broker'],
   ['broker-restart', 'the external Mosquitto restarted while devices publish'],
   ['disk-full', "the SQLite database's disk filled up, then freed"],
   ['read-only', "the SQLite database's file system read-only"],

@@ -19,6 +19,11 @@ export const SHARE_GROUP = 'kontrol-gateway';
 const SESSION_EXPIRY_S = 7 * 24 * 3600;
 /** A device looked up by its topic is remembered this long (type, zone and organisation rarely change). */
 const DEVICE_CACHE_MS = 30_000;
+/**
+ * After a message could not be stored (the database does not answer), the connection waits this
+ * long before it comes back for the redelivery, rather than taking the same message at once.
+ */
+const RECONNECT_AFTER_FAILURE_MS = 2_000;
 
 export interface ExternalBrokerOptions {
   url: string;
@@ -44,6 +49,8 @@ export interface ExternalBrokerOptions {
  */
 export class ExternalBroker {
   private readonly devices = new Map<string, { device: GatewayDevice; until: number }>();
+  /** Set by close(): no reconnect is scheduled after it. */
+  private closed = false;
 
   private constructor(
     private readonly options: ExternalBrokerOptions,
@@ -66,9 +73,15 @@ export class ExternalBroker {
           broker.handle(topic, payload).then(
             () => done(0),
             (error: unknown) => {
-              // Not committed: no PUBACK. The connection is ended so the broker redelivers.
-              options.log.error({ err: error, topic }, 'telemetry not stored; reconnecting');
-              client.end(true, () => client.reconnect());
+              // Not committed: no PUBACK. The connection is ended so the broker redelivers, and
+              // comes back after a pause, so a database that is down is not asked again at once.
+              if (broker.closed || client.disconnecting) return;
+              options.log.error({ err: error, topic }, 'telemetry not stored; reconnecting in 2 s');
+              client.end(true, () => {
+                setTimeout(() => {
+                  if (!broker.closed) client.reconnect();
+                }, RECONNECT_AFTER_FAILURE_MS).unref();
+              });
             },
           );
         },
@@ -113,6 +126,7 @@ export class ExternalBroker {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all(this.clients.map((client) => client.endAsync()));
   }
 

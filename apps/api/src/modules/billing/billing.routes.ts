@@ -390,6 +390,14 @@ export async function billingRoutes(fastify: FastifyInstance) {
         });
         if (answer.statusCode !== 200) {
           request.log.error({ status: answer.statusCode, body: answer.body }, 'sandbox callback failed');
+          // The database cannot take it now (503): the page can be sent again later, so say that.
+          if (answer.statusCode === 503)
+            throw new HttpError(
+              503,
+              'http.unavailable',
+              {},
+              { 'retry-after': String(answer.headers['retry-after'] ?? 5) },
+            );
           throw new HttpError(500, 'http.server_error');
         }
       }
