@@ -26,14 +26,13 @@ import {
   httpDevice,
   waitFor,
   within,
+  ANSWER_WITHIN_MS,
+  CYRILLIC,
 } from './lib/common.mjs';
 import { postgresAvailable, startPostgres } from './lib/postgres.mjs';
 
-/** How long a request may take while the database is down before it counts as a hang. */
-const ANSWER_WITHIN_MS = 5_000;
 /** How long everything has to come back after PostgreSQL is up again. */
 const RECOVER_WITHIN_MS = 20_000;
-const CYRILLIC = /[а-яё]/i;
 
 const t = checks('database-outage');
 /** @type {(() => Promise<void>)[]} */

@@ -22,12 +22,11 @@ import {
   runScenario,
   seedOrganisation,
   within,
+  ANSWER_WITHIN_MS,
+  CYRILLIC,
 } from './lib/common.mjs';
 import { mountTmpfs } from './lib/tmpfs.mjs';
 import { storedTimes } from './lib/sqlite.mjs';
-
-const ANSWER_WITHIN_MS = 5_000;
-const CYRILLIC = /[а-яё]/i;
 
 const t = checks('disk-full');
 /** @type {(() => Promise<void> | void)[]} */

@@ -24,12 +24,11 @@ import {
   runScenario,
   seedOrganisation,
   within,
+  ANSWER_WITHIN_MS,
+  CYRILLIC,
 } from './lib/common.mjs';
 import { storedTimes } from './lib/sqlite.mjs';
 import { mountTmpfs } from './lib/tmpfs.mjs';
-
-const ANSWER_WITHIN_MS = 5_000;
-const CYRILLIC = /[а-яё]/i;
 
 const t = checks('read-only');
 /** @type {(() => Promise<void> | void)[]} */

@@ -219,6 +219,11 @@ export async function seedOrganisation(server, devices) {
   };
 }
 
+/** How long a request may take while a fault lasts before it counts as a hang. */
+export const ANSWER_WITHIN_MS = 5_000;
+/** A message in Russian (the API answers in the reader's language). */
+export const CYRILLIC = /[а-яё]/i;
+
 /** Samples start an hour ago, a millisecond apart per device: all new, valid and in the past. */
 export const SAMPLES_FROM = Date.now() - 60 * 60_000;
 
