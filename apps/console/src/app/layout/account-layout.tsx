@@ -9,13 +9,13 @@ import {
   Drawer,
   Group,
   Menu,
-  ScrollArea,
   Text,
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure, useDocumentTitle } from '@mantine/hooks';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/language-switch';
@@ -44,6 +44,10 @@ export function AccountLayout() {
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { ready } = useReferenceData(user);
+  // The page mounts in a deferred render: the lists' last answer re-renders the frame at once (a
+  // store update, never time-sliced), the page's first render then runs in slices that let the
+  // browser paint and answer input between them, instead of one long task.
+  const showPage = useDeferredValue(ready);
   useLiveDevices(ready && user.acl_modules.some((m) => DEVICE_VIEWING_MODULES.includes(m.slug)));
   // The page's title shows with the frame; the page itself waits for the reference data (SPEC §1).
   const { pathname } = useLocation();
@@ -88,7 +92,9 @@ export function AccountLayout() {
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" visibleFrom="sm">
-        <AppShell.Section grow component={ScrollArea}>
+        {/* Native scrolling: Mantine's ScrollArea sets state from its refs as it mounts, which
+            re-rendered the whole frame inside its first commit. */}
+        <AppShell.Section grow style={{ overflowY: 'auto' }}>
           <MainNav user={user} onLogout={logout} />
         </AppShell.Section>
       </AppShell.Navbar>
@@ -112,7 +118,7 @@ export function AccountLayout() {
             {t(title)}
           </ScreenTitle>
         )}
-        {ready ? <Outlet /> : <PageLoader inline />}
+        {showPage ? <Outlet /> : <PageLoader inline />}
       </AppShell.Main>
     </AppShell>
   );

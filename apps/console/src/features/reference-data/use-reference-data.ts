@@ -48,8 +48,12 @@ export function prefetchReferenceData(user: AuthUser): void {
  */
 export function useReferenceData(user: AuthUser): { ready: boolean } {
   const resources = resourcesFor(user);
-  const results = useQueries({ queries: resources.map(queryFor) });
-  const settled = resources.every((resource, index) => !resource.gates || !results[index]?.isPending);
+  // `combine` to one boolean: the frame re-renders when the gate opens, not at every list's answer
+  // (each would otherwise re-render the whole frame in a task of its own, SPEC §1 needs only this).
+  const settled = useQueries({
+    queries: resources.map(queryFor),
+    combine: (results) => resources.every((resource, index) => !resource.gates || !results[index]?.isPending),
+  });
   // The gate is for entering the area: once the pages showed, reloading a list that has no data
   // (one that failed before) must not take the page away from under the user (and their typing).
   const shown = useRef(false);

@@ -142,6 +142,9 @@ export function DashboardPage() {
           value={type === null ? null : String(type)}
           onChange={(value) => setParams({ type: value ?? '', device: '' })}
           clearable
+          // The list mounts when opened: a kept dropdown is positioned (a forced layout and a
+          // synchronous re-render) in the commit that first shows the page.
+          comboboxProps={{ keepMounted: false }}
           w={{ base: '100%', xs: 260 }}
         />
       </Group>
