@@ -8,6 +8,7 @@ import { queryClient } from '../../../lib/query-client';
 import { installCanvas } from '../../../test/canvas';
 import { buildDevice, buildDeviceType } from '../../../test/entities';
 import { server } from '../../../test/server';
+import { zonedToday } from '../../../lib/format';
 import { browserToday } from '../dashboard-format';
 import {
   buildDashboardDevice,
@@ -229,12 +230,12 @@ describe('the dashboard', { timeout: 30_000 }, () => {
   it("shows a device's day when it is chosen, cancelling the report asked for the device before", async () => {
     const devices = fleet();
     serveDashboard({ devices });
-    const reports: { device: string; signal: AbortSignal }[] = [];
+    const reports: { device: string; date: string; signal: AbortSignal }[] = [];
     server.use(
       http.get('/api/devices/reports/dashboard', async ({ request }) => {
         const url = new URL(request.url);
         const device = url.searchParams.get('device') ?? '';
-        reports.push({ device, signal: request.signal });
+        reports.push({ device, date: url.searchParams.get('date') ?? '', signal: request.signal });
         if (device === '1') {
           // The first device's report is slow: it is still under way when the second is asked for.
           await new Promise((resolve) => {
@@ -290,6 +291,9 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     // SPEC §4: the earlier pending report request is cancelled when a new one is made.
     await waitFor(() => expect(reports[0]?.signal.aborted).toBe(true));
     expect(reports.map((report) => report.device)).toEqual(['1', '2']);
+    // A device's day is today at its address, whatever the browser's day.
+    const second = devices.find((device) => device.id === 2);
+    expect(reports[1]?.date).toBe(zonedToday(second?.time_zone ?? ''));
     expect(reports[1]?.signal.aborted).toBe(false);
     expect(router.state.location.search).toBe('?device=2');
 

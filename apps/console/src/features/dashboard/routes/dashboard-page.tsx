@@ -34,6 +34,7 @@ import { DashboardCounterCards } from '../components/dashboard-counters';
 import { DevicesTable } from '../components/devices-table';
 import { ProblemsList } from '../components/problems-list';
 import { StatusCircles, type StatusCircle } from '../components/status-circles';
+import { zonedToday } from '../../../lib/format';
 import { browserTimeZone, browserToday } from '../dashboard-format';
 import { allProblems, countDevices } from '../dashboard-model';
 import { useDashboardRows } from '../use-dashboard-rows';
@@ -86,8 +87,6 @@ export function DashboardPage() {
   const [params, setParams] = useSearchParamsState(DASHBOARD_PARAMS);
   const type = parseId(params.type);
   const selectedId = parseId(params.device);
-  const today = browserToday();
-  const date = DATE_PATTERN.test(params.date) ? params.date : today;
   const report: DashboardReport['report'] = (DASHBOARD_REPORTS as readonly string[]).includes(params.report)
     ? (params.report as DashboardReport['report'])
     : 'current';
@@ -123,6 +122,9 @@ export function DashboardPage() {
   );
   const byId = useMemo(() => new Map((devices ?? []).map((device) => [device.id, device])), [devices]);
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
+  // Today by default: the browser's for the fleet, the device's address's for one device.
+  const today = selected ? zonedToday(selected.time_zone) : browserToday();
+  const date = DATE_PATTERN.test(params.date) ? params.date : today;
 
   const select = useCallback(
     (id: number) => setParams({ device: String(id) }, { replace: true }),

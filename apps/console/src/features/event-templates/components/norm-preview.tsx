@@ -1,9 +1,11 @@
-import type { Device } from '@kontrol/contracts';
+import type { Address, Device, Room } from '@kontrol/contracts';
 import { Alert, Fieldset, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { intlLocale, zonedToday } from '../../../lib/format';
+import { useCurrentUser } from '../../auth/use-current-user';
+import { useReferenceList } from '../../reference-data/use-reference-data';
 import { useCurrentReport } from '../api/get-current-report';
 import type { DrawnBand } from '../template-form-values';
 import { localDayRange, NormChart, type CurrentSeries } from './norm-chart';
@@ -12,6 +14,16 @@ import { localDayRange, NormChart, type CurrentSeries } from './norm-chart';
 export function localToday(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The address a device stands at, through its room (reference data). */
+function addressOf(
+  device: Device | undefined,
+  rooms: readonly Room[] | undefined,
+  addresses: readonly Address[] | undefined,
+): Address | undefined {
+  const room = device && rooms?.find((one) => one.id === device.room_id);
+  return room ? addresses?.find((one) => one.id === room.address_id) : undefined;
 }
 
 /**
@@ -32,7 +44,11 @@ export function NormPreview({
 }) {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<string | null>(null);
-  const [date, setDate] = useState(localToday);
+  const user = useCurrentUser();
+  const rooms = useReferenceList<Room>(user, 'rooms');
+  const addresses = useReferenceList<Address>(user, 'addresses');
+  /** The date the user chose; until then the device's today, at its address (not the browser's). */
+  const [chosenDate, setDate] = useState<string | null>(null);
   const options = useMemo(
     () => devices.map((device) => ({ value: String(device.id), label: device.name })),
     [devices],
@@ -41,7 +57,20 @@ export function NormPreview({
   const deviceId =
     picked !== null && devices.some((device) => String(device.id) === picked) ? Number(picked) : fallback;
   const device = devices.find((one) => one.id === deviceId);
+  // The device's zone: from its address, or, for a user who may not read addresses, from the
+  // last answer about it (which names it); until then the browser's day is asked for.
+  const [answeredZone, setAnsweredZone] = useState<{ device: number; zone: string } | null>(null);
+  const timeZone =
+    addressOf(device, rooms, addresses)?.time_zone ??
+    (answeredZone?.device === deviceId ? answeredZone.zone : undefined);
+  const date = chosenDate ?? (timeZone ? zonedToday(timeZone) : localToday());
   const { data: report, error, isPending, isFetching } = useCurrentReport(deviceId, date);
+  if (
+    report &&
+    report.device_id === deviceId &&
+    (answeredZone?.device !== deviceId || answeredZone.zone !== report.time_zone)
+  )
+    setAnsweredZone({ device: report.device_id, zone: report.time_zone });
   const series = useMemo<CurrentSeries | null>(
     () =>
       report
