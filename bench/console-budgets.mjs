@@ -114,19 +114,33 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-async function lighthouseRun(url, preset, extraHeaders, saveAs) {
+/**
+ * Puts the session's cookies into the browser Lighthouse is about to drive (over the DevTools
+ * protocol, with Playwright), as a signed-in visitor's browser holds them. Lighthouse resets the
+ * origin's storage before a run but keeps its cookies.
+ */
+async function addCookies(port, baseURL, cookies) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    await browser.contexts()[0].addCookies(cookies.map((c) => ({ ...c, url: baseURL })));
+  } finally {
+    await browser.close(); // disconnects; the browser and its default context stay
+  }
+}
+
+async function lighthouseRun(url, preset, cookies, saveAs) {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: CHROMIUM_HEADLESS_ARGS,
     logLevel: 'silent',
   });
   try {
+    if (cookies) await addCookies(chrome.port, new URL(url).origin, cookies);
     const flags = {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility'],
-      ...(extraHeaders ? { extraHeaders } : {}),
       blockedUrlPatterns: [LIVE_STREAM_PATTERN],
     };
     const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
@@ -166,16 +180,16 @@ async function lighthouseRun(url, preset, extraHeaders, saveAs) {
 }
 
 /**
- * The dashboard is measured signed in: the session cookie goes in `extraHeaders`, which Chromium
- * adds to every request of the page. The console cannot read a cookie that is only a header, so it
- * would send no X-XSRF-TOKEN, and its first POST (POST /api/acl/roles lists the roles) would answer
- * 419 and sign it out; the header is therefore sent the same way, as the console would send it.
+ * The dashboard is measured signed in: the session's cookies (session, XSRF-TOKEN) are put into the
+ * browser before each run ({@link addCookies}), as a signed-in visitor's browser holds them. (They
+ * used to travel in `extraHeaders`; a cookie the page sets itself, such as the console's language,
+ * then replaced that header and the run ended on the login page.)
  */
 async function measureLighthouse(baseURL, session, lhrDir) {
-  const signedIn = { Cookie: session.cookieHeader, 'X-XSRF-TOKEN': session.xsrf };
+  const signedIn = session.cookies;
   const pages = [
     { key: 'login', name: '/auth/login', url: `${baseURL}/auth/login` },
-    { key: 'dashboard', name: '/account/dashboard', url: `${baseURL}/account/dashboard`, headers: signedIn },
+    { key: 'dashboard', name: '/account/dashboard', url: `${baseURL}/account/dashboard`, cookies: signedIn },
   ].filter((page) => LH_PAGES.includes(page.key));
   mkdirSync(lhrDir, { recursive: true });
   const rows = [];
@@ -186,7 +200,7 @@ async function measureLighthouse(baseURL, session, lhrDir) {
       for (let i = 0; i < LH_RUNS; i++) {
         try {
           const saveAs = join(lhrDir, `${page.key}-${preset}-${i + 1}.json`);
-          runs.push(await lighthouseRun(page.url, preset, page.headers, saveAs));
+          runs.push(await lighthouseRun(page.url, preset, page.cookies, saveAs));
         } catch (error) {
           errors.push(String(error?.message ?? error).split('\n')[0]);
         }
@@ -370,9 +384,8 @@ function markdown(env, js, lh, axe) {
       "Lighthouse's default (Moto G Power, simulated slow 4G and 4× CPU slowdown), desktop is its desktop preset. " +
       "The benchmark index is Lighthouse's measure of the machine's speed during the runs (median; lower means " +
       'other work shared the CPU, and TBT then grows). ' +
-      'The dashboard is loaded signed in as the admin: the session cookie and its X-XSRF-TOKEN are sent with ' +
-      '`extraHeaders` (the console cannot read a cookie passed only as a header, and its POST /api/acl/roles ' +
-      'would otherwise answer 419 and sign it out).',
+      "The dashboard is loaded signed in as the admin: the session's cookies are put into the browser " +
+      'before each run (over the DevTools protocol), as a signed-in browser holds them.',
     '',
   );
   lines.push(

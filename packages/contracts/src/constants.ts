@@ -13,6 +13,11 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 export const STORAGE_KEYS = { locale: 'locale', guest: 'guest' } as const;
+/**
+ * The cookie the console mirrors its language into (the choice itself lives in local storage,
+ * which the server cannot read), so the server writes an account page's frame in that language.
+ */
+export const LOCALE_COOKIE = 'kontrol_locale';
 export const GUEST_FLAG = { guest: 'isGuest', notGuest: 'isNotGuest' } as const;
 
 export const API_BASE_PATH = '/api';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { useTestApp } from '../test/test-app.js';
-import { accountPreloads, jsonForHtml } from './console.js';
+import { accountFrame, accountPreloads, jsonForHtml, withFrameFirst, withRootContent } from './console.js';
 
 /** A console build as Vite writes it: index.html, the hashed assets and the private manifest. */
 const dist = mkdtempSync(join(tmpdir(), 'kontrol-console-'));
@@ -47,8 +47,9 @@ const manifest = {
 };
 const INDEX =
   '<!doctype html><html><head><title>Kontrol</title>' +
-  '<script type="module" crossorigin src="/assets/index-a1.js"></script></head>' +
-  '<body><div id="root"></div></body></html>';
+  '<script type="module" crossorigin src="/assets/index-a1.js"></script>' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-c3.css"></head>' +
+  '<body><div id="root"><div class="boot-frame">Kontrol</div></div></body></html>';
 mkdirSync(join(dist, '.vite'));
 mkdirSync(join(dist, 'assets'));
 writeFileSync(join(dist, 'index.html'), INDEX);
@@ -82,26 +83,56 @@ describe('console pages', () => {
     const user = inlined(response.body);
     expect(user).toMatchObject({ organisation: { name: orgName } });
     expect((user?.acl_modules as unknown[]).length).toBeGreaterThan(0);
+    // Fetched at low priority: the account frame (below) paints first.
     expect(response.body).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/account-layout-e5.js">',
-    );
-    expect(response.body).toContain('<link rel="modulepreload" crossorigin href="/assets/Menu-d4.js">');
-    expect(response.body).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-g7.js">',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/account-layout-e5.js">',
     );
     expect(response.body).toContain(
-      '<link rel="preload" as="style" crossorigin href="/assets/account-layout-f6.css">',
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/Menu-d4.js">',
     );
+    expect(response.body).toContain(
+      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/dashboard-page-g7.js">',
+    );
+    expect(response.body).toContain(
+      '<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/account-layout-f6.css">',
+    );
+    expect(response.body).toContain(
+      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-a1.js"></script>',
+    );
+    // The console's stylesheet never blocks the frame's paint; the console switches it on.
+    expect(response.body).toContain(
+      '<link rel="stylesheet" media="print" data-console-styles crossorigin href="/assets/index-c3.css">',
+    );
+    // The frame replaces the boot frame, with the page's title in the console's default language.
+    expect(response.body).toContain(
+      '<div id="root"><div class="account-frame"><header class="account-frame-header"></header>',
+    );
+    expect(response.body).toContain('<h1 class="account-frame-title">Главная</h1>');
+    expect(response.body).not.toContain('boot-frame');
     // The early reference requests run first, before the console's own script.
     const early = response.body.indexOf(
-      '<script type="module" async crossorigin src="/assets/early-requests-i9.js"></script>',
+      '<script type="module" fetchpriority="low" async crossorigin src="/assets/early-requests-i9.js"></script>',
     );
     expect(early).toBeGreaterThan(-1);
     expect(early).toBeLessThan(response.body.indexOf('src="/assets/index-a1.js"'));
     // What the first bundle and the early requests load anyway is not listed again.
     expect(response.body).not.toContain('href="/assets/Box-b2.js"');
     expect(response.body).not.toContain('href="/assets/lists-j1.js"');
-    expect(response.body).not.toContain('href="/assets/index-c3.css"');
+    expect(response.body.match(/href="\/assets\/index-c3.css"/g)).toHaveLength(1); // its own link only
+  });
+
+  it('write the frame in the language the console mirrors into its cookie', async () => {
+    signedIn.cookies.set('kontrol_locale', 'en');
+    try {
+      const english = await signedIn.get('/account/dashboard');
+      expect(english.body).toContain('<h1 class="account-frame-title">Dashboard</h1>');
+      expect(english.body).toContain('aria-label="Loading…"');
+      signedIn.cookies.set('kontrol_locale', 'xx');
+      const unknown = await signedIn.get('/account/dashboard');
+      expect(unknown.body).toContain('<h1 class="account-frame-title">Главная</h1>');
+    } finally {
+      signedIn.cookies.delete('kontrol_locale');
+    }
   });
 
   it('escape the user so that no text in it can end the data block', async () => {
@@ -149,6 +180,53 @@ describe('console pages', () => {
   it('keep the build manifest private', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
     expect(response.body).not.toContain('account-layout');
+  });
+});
+
+describe('accountFrame', () => {
+  const user = {
+    acl_modules: [
+      { id: 1, slug: 'dashboard' as const, name: 'Главная', is_client_system: true },
+      { id: 2, slug: 'users' as const, name: 'Пользователи', is_client_system: true },
+    ],
+  };
+  const title = (html: string) => /<h1[^>]*>(.*?)<\/h1>/.exec(html)?.[1];
+
+  it("titles a module's own page the user holds with its sidebar label", () => {
+    expect(title(accountFrame(user, '/account/dashboard', 'ru'))).toBe('Главная');
+    expect(title(accountFrame(user, '/account/users', 'en'))).toBe('Users');
+  });
+
+  it('writes no title for a module the user does not hold, a deeper path or another page', () => {
+    for (const path of ['/account/billing', '/account/users/5', '/account/profile', '/account', '/account/'])
+      expect(title(accountFrame(user, path, 'ru'))).toBeUndefined();
+    expect(accountFrame(user, '/account/profile', 'ru')).toContain('role="status" aria-label="Загрузка…"');
+  });
+});
+
+describe('withRootContent', () => {
+  it('replaces what #root holds and nothing else', () => {
+    const html = '<body><div id="root"><div class="a"><div>x</div></div></div><script></script></body>';
+    expect(withRootContent(html, '<p>y</p>')).toBe(
+      '<body><div id="root"><p>y</p></div><script></script></body>',
+    );
+    expect(withRootContent('<body><main></main></body>', '<p>y</p>')).toBe('<body><main></main></body>');
+  });
+});
+
+describe('withFrameFirst', () => {
+  it('lowers the priority of scripts and preloads, and defers stylesheets that have no media', () => {
+    const html =
+      '<script type="module" crossorigin src="/a.js"></script><link rel="modulepreload" href="/b.js">' +
+      '<link rel="preload" as="style" href="/c.css"><link rel="stylesheet" href="/d.css">' +
+      '<link rel="stylesheet" media="print" href="/e.css"><script type="application/json">{}</script>';
+    expect(withFrameFirst(html)).toBe(
+      '<script type="module" fetchpriority="low" crossorigin src="/a.js"></script>' +
+        '<link rel="modulepreload" fetchpriority="low" href="/b.js">' +
+        '<link rel="preload" as="style" fetchpriority="low" href="/c.css">' +
+        '<link rel="stylesheet" media="print" data-console-styles href="/d.css">' +
+        '<link rel="stylesheet" media="print" href="/e.css"><script type="application/json">{}</script>',
+    );
   });
 });
 

@@ -1,7 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { translate } from '@kontrol/contracts';
+import {
+  DEFAULT_LOCALE,
+  LOCALE_COOKIE,
+  MODULE_LABELS,
+  MODULE_SLUGS,
+  isLocale,
+  translate,
+  type AuthUser,
+  type Locale,
+} from '@kontrol/contracts';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toAuthUser } from '../modules/users/users.presenter.js';
@@ -109,6 +118,80 @@ export function withEarlyRequests(html: string, manifest: Manifest | undefined):
   return `${html.slice(0, firstModule)}<script type="module" async crossorigin src="/${early}"></script>${html.slice(firstModule)}`;
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The loader's accessible name, in the frame's language (the console's `PageLoader` says the same). */
+const LOADING: Record<Locale, string> = { ru: 'Загрузка…', en: 'Loading…' };
+
+/**
+ * The account frame the server writes into `#root` for a signed-in visitor, in place of the boot
+ * frame: the header bar, the sidebar's place (wide screens), the page's `h1` and a loader, laid out
+ * as the console's AppShell lays them out (apps/console index.html holds the styles; a browser test
+ * holds the two together). The page paints at once, before any script has arrived, and the
+ * console replaces it with the same frame when it starts. The title is written for a module's own
+ * page (`/account/dashboard`, …) that the user holds: its sidebar label (`MODULE_LABELS`), which is
+ * the page's title in the console too (a console test holds that); other pages get no title here.
+ */
+export function accountFrame(user: Pick<AuthUser, 'acl_modules'>, pathname: string, locale: Locale): string {
+  const segments = pathname.split('/').filter(Boolean);
+  const slug = segments.length === 2 ? segments[1] : undefined;
+  const module = MODULE_SLUGS.find((s) => s === slug);
+  const held = module !== undefined && user.acl_modules.some((m) => m.slug === module);
+  const title = held
+    ? `<h1 class="account-frame-title">${escapeHtml(MODULE_LABELS[module][locale])}</h1>`
+    : '';
+  return (
+    '<div class="account-frame">' +
+    '<header class="account-frame-header"></header>' +
+    '<div class="account-frame-navbar"></div>' +
+    `<main class="account-frame-main">${title}` +
+    `<div class="boot-loader" role="status" aria-label="${escapeHtml(LOADING[locale])}"></div></main>` +
+    '</div>'
+  );
+}
+
+/**
+ * `html` with the content of `<div id="root">` (up to the last `</div>` before `</body>`) replaced
+ * by `content`; unchanged when the page has no such element.
+ */
+export function withRootContent(html: string, content: string): string {
+  const open = '<div id="root">';
+  const start = html.indexOf(open);
+  const bodyEnd = html.lastIndexOf('</body>');
+  const end = html.lastIndexOf('</div>', bodyEnd);
+  if (start === -1 || bodyEnd === -1 || end < start) return html;
+  return `${html.slice(0, start + open.length)}${content}${html.slice(end)}`;
+}
+
+/** Marks the stylesheets the console applies itself before its first render (apps/console main.tsx). */
+export const DEFERRED_STYLES_ATTRIBUTE = 'data-console-styles';
+
+/**
+ * The page as an account frame needs it: the frame has its own styles (inline in index.html), so
+ * nothing of the console blocks its first paint. The console's scripts and preloads are fetched at
+ * low priority (`fetchpriority="low"`); they still start as the page is parsed. The console's own
+ * stylesheets load as `media="print"`, which never blocks rendering, marked with
+ * {@link DEFERRED_STYLES_ATTRIBUTE}: the console switches them on, and waits for them, before it
+ * replaces the frame.
+ */
+export function withFrameFirst(html: string): string {
+  return html
+    .replace(
+      /<(script type="module"|link rel="modulepreload"|link rel="preload" as="style")(?![^>]*fetchpriority)/g,
+      '<$1 fetchpriority="low"',
+    )
+    .replace(
+      /<link rel="stylesheet"(?![^>]*\smedia=)/g,
+      `<link rel="stylesheet" media="print" ${DEFERRED_STYLES_ATTRIBUTE}`,
+    );
+}
+
+/** The language of the signed-in visitor's console, as it mirrors it in {@link LOCALE_COOKIE}. */
+function frameLocale(request: FastifyRequest): Locale {
+  const value = request.cookies[LOCALE_COOKIE];
+  return isLocale(value) ? value : DEFAULT_LOCALE;
+}
+
 function isAccountPath(path: string): boolean {
   return path === '/account' || path.startsWith('/account/');
 }
@@ -155,13 +238,18 @@ export const consolePlugin = fp(
       const user = await sessionUser(request);
       if (!user || !indexHtml.includes('</head>'))
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const authUser = toAuthUser(user);
       const head =
-        `<script type="application/json" id="${INLINE_USER_ID}">${jsonForHtml(toAuthUser(user))}</script>` +
+        `<script type="application/json" id="${INLINE_USER_ID}">${jsonForHtml(authUser)}</script>` +
         (manifest ? accountPreloads(manifest, path) : '');
+      const html = withRootContent(
+        accountHtml.replace('</head>', () => `${head}</head>`), // a function: no `$&` patterns
+        accountFrame(authUser, path, frameLocale(request)),
+      );
       return reply
         .header('cache-control', 'no-store')
         .type('text/html; charset=utf-8')
-        .send(accountHtml.replace('</head>', () => `${head}</head>`)); // a function: no `$&` patterns
+        .send(withFrameFirst(html));
     };
 
     app.setNotFoundHandler((request, reply) => {

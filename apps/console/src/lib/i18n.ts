@@ -1,6 +1,7 @@
 import {
   DEFAULT_LOCALE,
   FALLBACK_LOCALE,
+  LOCALE_COOKIE,
   LOCALES,
   STORAGE_KEYS,
   isLocale,
@@ -54,6 +55,14 @@ function storeLocale(locale: Locale): void {
   }
 }
 
+/**
+ * The language mirrored into a cookie for the server, which writes a signed-in visitor's account
+ * frame in it before any script runs (apps/api plugins/console.ts). A year, the whole site.
+ */
+function mirrorLocale(locale: string): void {
+  document.cookie = `${LOCALE_COOKIE}=${encodeURIComponent(locale)}; path=/; max-age=31536000; samesite=lax`;
+}
+
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
@@ -71,8 +80,10 @@ void i18n.use(initReactI18next).init({
 });
 
 document.documentElement.lang = i18n.language;
+mirrorLocale(i18n.language);
 i18n.on('languageChanged', (language) => {
   document.documentElement.lang = language;
+  mirrorLocale(language);
 });
 
 let accountTexts: Promise<void> | undefined;

@@ -1,0 +1,62 @@
+import type { Browser, Page } from '@playwright/test';
+import { chooseLanguage, expect, logins, signInWithApi, test } from './support/fixtures';
+
+// The server writes an account frame into a signed-in visitor's page (apps/api plugins/console.ts,
+// styles in apps/console index.html) that paints before any script runs; the console then replaces
+// it with its own AppShell. The two must lay the page's title out alike, or it jumps as the console
+// starts (a layout shift) — this test holds the copy and the console together.
+
+const SIZES = [
+  { name: 'phone', viewport: { width: 412, height: 823 } },
+  { name: 'desktop', viewport: { width: 1280, height: 720 } },
+];
+
+async function titleBox(page: Page) {
+  const title = page.getByRole('heading', { level: 1, name: 'Главная' });
+  await expect(title).toBeVisible();
+  return title.evaluate((element) => {
+    const { x, y, width, height } = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return { x, y, width, height, fontSize: style.fontSize, fontWeight: style.fontWeight };
+  });
+}
+
+async function signedInPage(browser: Browser, baseURL: string | undefined, options: object) {
+  const context = await browser.newContext({ baseURL, locale: 'ru-RU', ...options });
+  const page = await context.newPage();
+  await signInWithApi(page, logins.admin);
+  return page;
+}
+
+for (const { name, viewport } of SIZES) {
+  test(`the account frame lays the title out as the console does (${name})`, async ({ browser, baseURL }) => {
+    // With the console's scripts held back, the page stays on the server's frame.
+    const still = await signedInPage(browser, baseURL, { viewport });
+    await still.context().route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await still.goto('/account/dashboard');
+    await expect(still.locator('.account-frame')).toBeVisible();
+    await expect(still.getByRole('status', { name: 'Загрузка…' })).toBeVisible();
+    const frame = await titleBox(still);
+    await still.context().close();
+
+    const live = await signedInPage(browser, baseURL, { viewport });
+    await live.goto('/account/dashboard');
+    await expect(live.locator('.account-frame')).toHaveCount(0);
+    const console_ = await titleBox(live);
+    await live.context().close();
+
+    for (const side of ['x', 'y', 'width', 'height'] as const)
+      expect(Math.abs(frame[side] - console_[side]), `the title's ${side}`).toBeLessThanOrEqual(1);
+    expect(frame.fontSize).toBe(console_.fontSize);
+    expect(frame.fontWeight).toBe(console_.fontWeight);
+  });
+}
+
+test('the frame speaks the language the console chose', async ({ page }) => {
+  await signInWithApi(page, logins.admin);
+  await page.goto('/account/dashboard');
+  await chooseLanguage(page, 'en');
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const html = await (await page.request.get('/account/dashboard')).text();
+  expect(html).toContain('<h1 class="account-frame-title">Dashboard</h1>');
+});
