@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import './lib/i18n'; // first: the language is chosen before anything renders
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
-import { router } from './app/router';
+import { startRouter } from './app/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -27,16 +27,30 @@ async function applyDeferredStyles(): Promise<void> {
   );
 }
 
-await applyDeferredStyles();
+/**
+ * Starts the console. Not top-level `await` in this entry module: the bundler then splits the
+ * first bundle into dozens of small chunks (and the login page's initial JavaScript grows past its
+ * budget).
+ */
+async function start(root: HTMLElement) {
+  await applyDeferredStyles();
+  // A task of its own for the router's start (its first navigation runs the loaders, which start
+  // the reference requests and the page's chunks): on a slow phone, evaluating the modules and
+  // starting the router were one long task in which the page could not answer input.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const router = startRouter();
 
-// A transition, so React renders the first screen in slices of a few milliseconds and the page
-// stays responsive meanwhile (one long task otherwise); the boot frame shows until it commits.
-startTransition(() => {
-  createRoot(container).render(
-    <StrictMode>
-      <AppProvider>
-        <RouterProvider router={router} />
-      </AppProvider>
-    </StrictMode>,
-  );
-});
+  // A transition, so React renders the first screen in slices of a few milliseconds and the page
+  // stays responsive meanwhile (one long task otherwise); the boot frame shows until it commits.
+  startTransition(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <AppProvider>
+          <RouterProvider router={router} />
+        </AppProvider>
+      </StrictMode>,
+    );
+  });
+}
+
+void start(container);

@@ -26,6 +26,11 @@ export const LOGOUT_STATUSES = [401, 419] as const;
 export const HTTP_TIMEOUT_MS = 0;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
+/** The longest message to support (docs/support-messages.md). */
+export const SUPPORT_MESSAGE_MAX_LENGTH = 4000;
+/** How often the console asks for the unread support messages count while signed in. */
+export const SUPPORT_UNREAD_POLL_MS = 60_000;
+
 /** A device is offline when it was last online longer ago than this, or never (SPEC §4). */
 export const OFFLINE_THRESHOLD_MINUTES = 1440;
 /** Slow-start comparison threshold against the current UTC time (SPEC §4). */

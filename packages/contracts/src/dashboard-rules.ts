@@ -142,6 +142,9 @@ export function hasIssue(device: Pick<DashboardRuleDevice, 'open_events' | 'open
 }
 
 /** The six counters of SPEC §1, in its order; each is also a filter of the device list. */
+/** The metrics a device's day on the dashboard can draw by the minute (`current` by default). */
+export const DASHBOARD_REPORTS = ['current', 'temperature'] as const;
+
 export const DASHBOARD_COUNTERS = [
   'online',
   'offline',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DASHBOARD_COUNTERS } from './dashboard-rules.js';
+import { DASHBOARD_COUNTERS, DASHBOARD_REPORTS } from './dashboard-rules.js';
 import { dateSchema } from './equipment.js';
 import { deviceEventSchema } from './events.js';
 import { DEVICE_STATES } from './telemetry.js';
@@ -87,10 +87,9 @@ export type PreferGraph = z.infer<typeof preferGraphSchema>;
 
 /**
  * `GET /api/devices/reports/dashboard` (date, device, report): one device's local day at its
- * address. `report` picks the metric drawn by the minute (`current` by default, or `temperature`);
- * the answer also holds the day's events, washes and work.
+ * address. `report` picks the metric drawn by the minute (`current` by default, or `temperature`,
+ * `DASHBOARD_REPORTS` in dashboard-rules.ts); the answer also holds the day's events, washes and work.
  */
-export const DASHBOARD_REPORTS = ['current', 'temperature'] as const;
 export const dashboardReportQuerySchema = z.object({
   date: dateSchema,
   device: z.coerce.number().int().min(1),

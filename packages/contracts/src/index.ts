@@ -10,6 +10,7 @@ export * from './equipment.js';
 export * from './telemetry.js';
 export * from './time-zones.js';
 export * from './notifications.js';
+export * from './live-constants.js';
 export * from './live.js';
 export * from './events.js';
 export * from './dashboard-rules.js';

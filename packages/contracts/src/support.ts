@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUPPORT_MESSAGE_MAX_LENGTH } from './constants.js';
 import { pageQuerySchema, pagedSchema } from './pagination.js';
 
 /**
@@ -7,9 +8,7 @@ import { pageQuerySchema, pagedSchema } from './pagination.js';
  * (`npm run kontrol -- support:reply`). docs/support-messages.md.
  */
 
-export const SUPPORT_MESSAGE_MAX_LENGTH = 4000;
-/** How often the console asks for the unread count while signed in. */
-export const SUPPORT_UNREAD_POLL_MS = 60_000;
+// SUPPORT_MESSAGE_MAX_LENGTH and SUPPORT_UNREAD_POLL_MS are in constants.ts (no zod there).
 
 export const supportMessageSchema = z.object({
   id: z.number().int(),

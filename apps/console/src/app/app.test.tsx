@@ -11,7 +11,7 @@ import { AppProvider } from './provider';
 /** The real router, created (and so started) at `path` once the test's API answers are in place. */
 async function startAt(path: string) {
   window.history.replaceState({}, '', path);
-  return (await import('./router')).router;
+  return (await import('./router')).startRouter();
 }
 
 describe('the console in a DOM', () => {

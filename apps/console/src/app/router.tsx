@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, redirect } from 'react-router';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { loginWithRedirect, paths } from '../config/paths';
 import { accountLoader, guestLoader } from '../features/auth/loaders';
@@ -24,7 +24,7 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
  * The routes of SPEC §2. Domain screens join as their issues land; a held module's path without
  * its screen shows the not-found page inside the account frame.
  */
-export const router = createBrowserRouter([
+export const routes: RouteObject[] = [
   {
     path: '/',
     errorElement: <RouteError />,
@@ -326,11 +326,23 @@ export const router = createBrowserRouter([
       { path: '*', Component: StandaloneNotFoundPage },
     ],
   },
-]);
+];
+
+let router: ReturnType<typeof createBrowserRouter> | undefined;
+
+/**
+ * The console's router, created (and so started: its first navigation runs the loaders) on the
+ * first call. `main.tsx` calls it in a task of its own after the modules have been evaluated,
+ * so that work is not one long task with their evaluation.
+ */
+export function startRouter() {
+  router ??= createBrowserRouter(routes);
+  return router;
+}
 
 // SPEC §8: a 401 or 419 while a user is signed in and not guest signs them out, back to login.
 onSessionEnded(() => {
-  if (!isSignedInAndNotGuest()) return;
+  if (!router || !isSignedInAndNotGuest()) return;
   const { pathname, search } = router.state.location;
   forgetUser();
   if (pathname === paths.auth.login) resetSession();

@@ -1,18 +1,44 @@
 import {
   LIVE_EVENTS,
   LIVE_PATH,
-  liveDeviceEventsEventSchema,
-  liveDevicesEventSchema,
-  liveNotificationsEventSchema,
-  liveSamplesEventSchema,
   type LiveDevice,
   type Notification,
   type LiveDeviceEventsEvent,
   type LiveSamplesEvent,
 } from '@kontrol/contracts';
+import type * as LiveSchemaModule from './live-schemas';
 
 export type LiveSeries = LiveSamplesEvent['data'][number];
 export type LiveDeviceEvent = LiveDeviceEventsEvent['data'][number];
+
+type LiveSchemas = typeof LiveSchemaModule;
+let schemas: Promise<LiveSchemas> | undefined;
+
+/**
+ * The events' schemas, loaded once, with the first message: zod stays out of the modules every
+ * account page evaluates as it starts. A failed load is tried again with the next message.
+ */
+function liveSchemas(): Promise<LiveSchemas> {
+  schemas ??= import('./live-schemas').catch((error: unknown) => {
+    schemas = undefined;
+    throw error;
+  });
+  return schemas;
+}
+
+/**
+ * Calls `handle` with the schemas and the message's JSON, in the order the messages came (each
+ * waits on the same promise); a message that cannot be read is dropped, as one that fails its schema.
+ */
+function onMessage(source: EventSource, name: string, handle: (schemas: LiveSchemas, data: unknown) => void) {
+  source.addEventListener(name, (event) => {
+    const text = (event as MessageEvent<string>).data;
+    liveSchemas().then(
+      (loaded) => handle(loaded, JSON.parse(text)),
+      () => undefined,
+    );
+  });
+}
 
 export interface LiveListener {
   /** Devices that reported: their new last online moment, state and readings. */
@@ -72,13 +98,13 @@ class LiveStream {
     this.close();
     this.url = url;
     const source = new EventSource(url, { withCredentials: true });
-    source.addEventListener(LIVE_EVENTS.devices, (event) => {
-      const parsed = liveDevicesEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+    onMessage(source, LIVE_EVENTS.devices, ({ liveDevicesEventSchema }, data) => {
+      const parsed = liveDevicesEventSchema.safeParse(data);
       if (!parsed.success) return;
       for (const listener of this.listeners) listener.onDevices?.(parsed.data.data);
     });
-    source.addEventListener(LIVE_EVENTS.samples, (event) => {
-      const parsed = liveSamplesEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+    onMessage(source, LIVE_EVENTS.samples, ({ liveSamplesEventSchema }, data) => {
+      const parsed = liveSamplesEventSchema.safeParse(data);
       if (!parsed.success) return;
       for (const listener of this.listeners) {
         const wanted = listener.samplesOf;
@@ -87,13 +113,13 @@ class LiveStream {
         if (own.length > 0) listener.onSamples(own);
       }
     });
-    source.addEventListener(LIVE_EVENTS.deviceEvents, (event) => {
-      const parsed = liveDeviceEventsEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+    onMessage(source, LIVE_EVENTS.deviceEvents, ({ liveDeviceEventsEventSchema }, data) => {
+      const parsed = liveDeviceEventsEventSchema.safeParse(data);
       if (!parsed.success) return;
       for (const listener of this.listeners) listener.onDeviceEvents?.(parsed.data.data);
     });
-    source.addEventListener(LIVE_EVENTS.notifications, (event) => {
-      const parsed = liveNotificationsEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+    onMessage(source, LIVE_EVENTS.notifications, ({ liveNotificationsEventSchema }, data) => {
+      const parsed = liveNotificationsEventSchema.safeParse(data);
       if (!parsed.success) return;
       for (const listener of this.listeners) listener.onNotifications?.(parsed.data.data);
     });

@@ -18,7 +18,7 @@ describe('addresses in the console’s router (SPEC §2)', () => {
       http.get('/api/rooms/', () => HttpResponse.json({ data: [kitchen] })),
     );
     window.history.replaceState({}, '', '/account/addresses');
-    const { router } = await import('../../../app/router');
+    const router = (await import('../../../app/router')).startRouter();
     render(
       <AppProvider>
         <RouterProvider router={router} />
