@@ -62,8 +62,9 @@ export const routes: RouteObject[] = [
         id: ACCOUNT_ROUTE_ID,
         loader: async (args) => {
           const result = await accountLoader(args);
-          // The reference lists start loading now, beside the frame's own script, not after it.
-          if (!(result instanceof Response)) prefetchReferenceData(result.user);
+          // The reference lists start loading now, beside the frame's own script, not after it;
+          // in a task of their own, not in the router's start.
+          if (!(result instanceof Response)) setTimeout(() => prefetchReferenceData(result.user), 0);
           return result;
         },
         // The module check of SPEC §4 runs on every navigation to another page (and on an explicit
