@@ -83,22 +83,17 @@ describe('console pages', () => {
     const user = inlined(response.body);
     expect(user).toMatchObject({ organisation: { name: orgName } });
     expect((user?.acl_modules as unknown[]).length).toBeGreaterThan(0);
-    // Fetched at low priority: the account frame (below) paints first.
     expect(response.body).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/account-layout-e5.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/account-layout-e5.js">',
+    );
+    expect(response.body).toContain('<link rel="modulepreload" crossorigin href="/assets/Menu-d4.js">');
+    expect(response.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/dashboard-page-g7.js">',
     );
     expect(response.body).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/Menu-d4.js">',
+      '<link rel="preload" as="style" crossorigin href="/assets/account-layout-f6.css">',
     );
-    expect(response.body).toContain(
-      '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/dashboard-page-g7.js">',
-    );
-    expect(response.body).toContain(
-      '<link rel="preload" as="style" fetchpriority="low" crossorigin href="/assets/account-layout-f6.css">',
-    );
-    expect(response.body).toContain(
-      '<script type="module" fetchpriority="low" crossorigin src="/assets/index-a1.js"></script>',
-    );
+    expect(response.body).toContain('<script type="module" crossorigin src="/assets/index-a1.js"></script>');
     // The console's stylesheet never blocks the frame's paint; the console switches it on.
     expect(response.body).toContain(
       '<link rel="stylesheet" media="print" data-console-styles crossorigin href="/assets/index-c3.css">',
@@ -111,7 +106,7 @@ describe('console pages', () => {
     expect(response.body).not.toContain('boot-frame');
     // The early reference requests run first, before the console's own script.
     const early = response.body.indexOf(
-      '<script type="module" fetchpriority="low" async crossorigin src="/assets/early-requests-i9.js"></script>',
+      '<script type="module" async crossorigin src="/assets/early-requests-i9.js"></script>',
     );
     expect(early).toBeGreaterThan(-1);
     expect(early).toBeLessThan(response.body.indexOf('src="/assets/index-a1.js"'));
@@ -215,15 +210,15 @@ describe('withRootContent', () => {
 });
 
 describe('withFrameFirst', () => {
-  it('lowers the priority of scripts and preloads, and defers stylesheets that have no media', () => {
+  it('defers the stylesheets that have no media, and leaves scripts and preloads alone', () => {
     const html =
       '<script type="module" crossorigin src="/a.js"></script><link rel="modulepreload" href="/b.js">' +
       '<link rel="preload" as="style" href="/c.css"><link rel="stylesheet" href="/d.css">' +
       '<link rel="stylesheet" media="print" href="/e.css"><script type="application/json">{}</script>';
     expect(withFrameFirst(html)).toBe(
-      '<script type="module" fetchpriority="low" crossorigin src="/a.js"></script>' +
-        '<link rel="modulepreload" fetchpriority="low" href="/b.js">' +
-        '<link rel="preload" as="style" fetchpriority="low" href="/c.css">' +
+      '<script type="module" crossorigin src="/a.js"></script>' +
+        '<link rel="modulepreload" href="/b.js">' +
+        '<link rel="preload" as="style" href="/c.css">' +
         '<link rel="stylesheet" media="print" data-console-styles href="/d.css">' +
         '<link rel="stylesheet" media="print" href="/e.css"><script type="application/json">{}</script>',
     );

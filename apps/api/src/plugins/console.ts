@@ -168,22 +168,17 @@ export const DEFERRED_STYLES_ATTRIBUTE = 'data-console-styles';
 
 /**
  * The page as an account frame needs it: the frame has its own styles (inline in index.html), so
- * nothing of the console blocks its first paint. The console's scripts and preloads are fetched at
- * low priority (`fetchpriority="low"`); they still start as the page is parsed. The console's own
- * stylesheets load as `media="print"`, which never blocks rendering, marked with
- * {@link DEFERRED_STYLES_ATTRIBUTE}: the console switches them on, and waits for them, before it
- * replaces the frame.
+ * the console's stylesheets need not block its first paint. They load as `media="print"`, which
+ * never blocks rendering, marked with {@link DEFERRED_STYLES_ATTRIBUTE}: the console switches them
+ * on, and waits for them, before it replaces the frame. Scripts keep their priority: fetched at
+ * low priority they came after the reference lists, and the dashboard of 5 000 devices showed
+ * about 100 ms later (docs/benchmarks.md).
  */
 export function withFrameFirst(html: string): string {
-  return html
-    .replace(
-      /<(script type="module"|link rel="modulepreload"|link rel="preload" as="style")(?![^>]*fetchpriority)/g,
-      '<$1 fetchpriority="low"',
-    )
-    .replace(
-      /<link rel="stylesheet"(?![^>]*\smedia=)/g,
-      `<link rel="stylesheet" media="print" ${DEFERRED_STYLES_ATTRIBUTE}`,
-    );
+  return html.replace(
+    /<link rel="stylesheet"(?![^>]*\smedia=)/g,
+    `<link rel="stylesheet" media="print" ${DEFERRED_STYLES_ATTRIBUTE}`,
+  );
 }
 
 /** The language of the signed-in visitor's console, as it mirrors it in {@link LOCALE_COOKIE}. */
