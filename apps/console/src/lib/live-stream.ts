@@ -34,8 +34,16 @@ function onMessage(source: EventSource, name: string, handle: (schemas: LiveSche
   source.addEventListener(name, (event) => {
     const text = (event as MessageEvent<string>).data;
     liveSchemas().then(
-      (loaded) => handle(loaded, JSON.parse(text)),
-      () => undefined,
+      (loaded) => {
+        let data: unknown;
+        try {
+          data = JSON.parse(text);
+        } catch {
+          return; // not JSON
+        }
+        handle(loaded, data);
+      },
+      () => undefined, // the schemas did not load: this message is lost, the next tries again
     );
   });
 }
