@@ -13,6 +13,7 @@ import {
 } from '@kontrol/contracts';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from '../lib/html.js';
 import { toAuthUser } from '../modules/users/users.presenter.js';
 import { sessionUser } from './auth.js';
 
@@ -117,8 +118,6 @@ export function withEarlyRequests(html: string, manifest: Manifest | undefined):
   // stylesheets or the end of parsing as the console's own script does.
   return `${html.slice(0, firstModule)}<script type="module" async crossorigin src="/${early}"></script>${html.slice(firstModule)}`;
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The loader's accessible name, in the frame's language (the console's `PageLoader` says the same). */
 const LOADING: Record<Locale, string> = { ru: 'Загрузка…', en: 'Loading…' };

@@ -1,4 +1,5 @@
 import type { Locale } from '@kontrol/contracts';
+import { escapeHtml } from '../../lib/html.js';
 
 /**
  * The sandbox provider's payment page (docs/billing.md "The sandbox"): the amount and two buttons,
@@ -27,10 +28,6 @@ const TEXTS = {
     back: 'Back to Kontrol',
   },
 } as const;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function sandboxPage(page: {
   locale: Locale;
