@@ -209,7 +209,8 @@ export const consolePlugin = fp(
     // Read once: both change only with a new build, which means a new deployment.
     const indexHtml = built ? readFileSync(indexFile, 'utf8') : '';
     const manifest = built ? readManifest(options.root) : undefined;
-    const accountHtml = withEarlyRequests(indexHtml, manifest);
+    // An account page's HTML before the user and the frame go in, worked out once.
+    const accountHtml = withFrameFirst(withEarlyRequests(indexHtml, manifest));
     if (built) {
       await app.register(fastifyStatic, {
         root: options.root,
@@ -240,10 +241,7 @@ export const consolePlugin = fp(
         accountHtml.replace('</head>', () => `${head}</head>`), // a function: no `$&` patterns
         accountFrame(authUser, path, frameLocale(request)),
       );
-      return reply
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(withFrameFirst(html));
+      return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
     };
 
     app.setNotFoundHandler((request, reply) => {
