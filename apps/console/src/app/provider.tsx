@@ -24,18 +24,20 @@ import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Checkbox.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
+import './theme-variables.css';
 import './theme.css';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from '../lib/query-client';
-import { cssVariablesResolver, theme } from './theme';
+import { theme } from './theme';
 
 /** Everything the screens need around them: the server-state cache and the UI kit with our theme. */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
+      {/* The theme's CSS variables come from theme-variables.css, computed once at build time. */}
+      <MantineProvider theme={theme} withCssVariables={false} defaultColorScheme="auto">
         {children}
       </MantineProvider>
     </QueryClientProvider>
