@@ -96,7 +96,12 @@ let accountTexts: Promise<void> | undefined;
 export function loadAccountTexts(): Promise<void> {
   accountTexts ??= import('../locales/ru/account.json')
     .then(({ default: account }) => {
-      i18n.addResourceBundle('ru', 'translation', completeRussian({ ...ru, ...account }), true, true);
+      // A shallow merge of a bundle i18next need not copy: the keys are flat (no key separator),
+      // and the deep merge of a copy was a long task on a slow phone.
+      i18n.addResourceBundle('ru', 'translation', completeRussian({ ...ru, ...account }), false, true, {
+        silent: false,
+        skipCopy: true,
+      });
     })
     .catch((error: unknown) => {
       accountTexts = undefined;

@@ -237,7 +237,9 @@ const URGENCY: Record<ProblemKind, number> = {
 const EVENT_URGENCY = { critical: 0, warning: 1, info: 5 } as const;
 const urgencyOf = (problem: DeviceProblem) =>
   problem.kind === 'event' ? EVENT_URGENCY[problem.severity ?? 'warning'] : URGENCY[problem.kind];
-const names = new Intl.Collator(undefined, { numeric: true });
+/** Made on first use: the browser's first collator loads its rules, a long task on a slow phone. */
+let names: Intl.Collator | undefined;
+const nameOrder = () => (names ??= new Intl.Collator(undefined, { numeric: true }));
 
 /**
  * Every device's problems, the most urgent kind first and, within a kind, the longest-standing
@@ -261,7 +263,9 @@ export function allProblems(devices: readonly DashboardDevice[], now: number): D
   keyed.sort(
     (a, b) =>
       a.urgency - b.urgency ||
-      (a.since === b.since ? names.compare(a.problem.device.name, b.problem.device.name) : a.since - b.since),
+      (a.since === b.since
+        ? nameOrder().compare(a.problem.device.name, b.problem.device.name)
+        : a.since - b.since),
   );
   return keyed.map((entry) => entry.problem);
 }
