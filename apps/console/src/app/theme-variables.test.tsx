@@ -23,16 +23,12 @@ const HEADER = `/*
 
 /** What MantineProvider injects for our theme: the text of its `<style data-mantine-styles>`. */
 function injectedVariables(): string {
-  const { container, unmount } = render(
+  const { container } = render(
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <span />
     </MantineProvider>,
-    { container: document.head.appendChild(document.createElement('div')) },
   );
-  const style = container.ownerDocument.querySelector('style[data-mantine-styles="true"]');
-  const css = style?.textContent ?? '';
-  unmount();
-  return css;
+  return container.querySelector('style[data-mantine-styles="true"]')?.textContent ?? '';
 }
 
 describe('theme-variables.css', () => {

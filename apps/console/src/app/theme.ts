@@ -9,6 +9,11 @@ export const theme = createTheme({
   primaryShade: 8,
 });
 
+/**
+ * The variables the contrast fixes need. The console does not run this at start-up:
+ * theme-variables.test.tsx writes what Mantine makes of it (and of the theme) into
+ * theme-variables.css, which the provider loads.
+ */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
