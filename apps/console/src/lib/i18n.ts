@@ -99,7 +99,6 @@ export function loadAccountTexts(): Promise<void> {
       // A shallow merge of a bundle i18next need not copy: the keys are flat (no key separator),
       // and the deep merge of a copy was a long task on a slow phone.
       i18n.addResourceBundle('ru', 'translation', completeRussian({ ...ru, ...account }), false, true, {
-        silent: false,
         skipCopy: true,
       });
     })
