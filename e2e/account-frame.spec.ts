@@ -60,3 +60,29 @@ test('the frame speaks the language the console chose', async ({ page }) => {
   const html = await (await page.request.get('/account/dashboard')).text();
   expect(html).toContain('<h1 class="account-frame-title">Dashboard</h1>');
 });
+
+test("the page's early requests reach the server once: the console takes the preloads' answers", async ({
+  page,
+}) => {
+  const sent = new Map<string, number>();
+  page.on('request', (request) => {
+    const { pathname, search } = new URL(request.url());
+    if (request.method() === 'GET' && pathname.startsWith('/api/'))
+      sent.set(pathname + search, (sent.get(pathname + search) ?? 0) + 1);
+  });
+  const warnings: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('preload')) warnings.push(message.text());
+  });
+  await signInWithApi(page, logins.admin);
+  await page.goto('/account/dashboard');
+  // The counters come from the statistics, the table's types and places from the reference lists.
+  await expect(page.getByRole('list', { name: 'Счётчики' }).getByRole('link')).toHaveCount(6);
+  const html = await (await page.request.get('/account/dashboard')).text();
+  const preloaded = [...html.matchAll(/data-early href="([^"]+)"/g)].map((match) => match[1] ?? '');
+  expect(preloaded).toEqual(
+    expect.arrayContaining(['/api/devices/', '/api/addresses/', '/api/devices/stat']),
+  );
+  for (const url of preloaded) expect(sent.get(url), url).toBe(1);
+  expect(warnings).toEqual([]);
+});

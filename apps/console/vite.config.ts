@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 
@@ -23,13 +22,5 @@ export default defineConfig({
     // account frame's and the requested page's chunks for a signed-in visitor (apps/api
     // plugins/console.ts); it is never served (a dot folder).
     manifest: true,
-    rolldownOptions: {
-      // The early requests (src/early) are an entry of their own: the API adds them to account
-      // pages it answers to a live session, before the console's script (plugins/console.ts).
-      input: {
-        index: fileURLToPath(new URL('index.html', import.meta.url)),
-        'early-requests': fileURLToPath(new URL('src/early/early-requests.ts', import.meta.url)),
-      },
-    },
   },
 });

@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './acl.js';
 export * from './modules.js';
+export * from './reference-lists.js';
 export * from './auth.js';
 export * from './errors.js';
 export * from './messages.js';

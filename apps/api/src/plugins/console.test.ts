@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { useTestApp } from '../test/test-app.js';
-import { accountFrame, accountPreloads, jsonForHtml, withFrameFirst, withRootContent } from './console.js';
+import type { ModuleSlug } from '@kontrol/contracts';
+import {
+  accountFrame,
+  accountPreloads,
+  earlyRequestLinks,
+  jsonForHtml,
+  withFrameFirst,
+  withRootContent,
+} from './console.js';
 
 /** A console build as Vite writes it: index.html, the hashed assets and the private manifest. */
 const dist = mkdtempSync(join(tmpdir(), 'kontrol-console-'));
@@ -37,13 +45,6 @@ const manifest = {
     isDynamicEntry: true,
     imports: ['index.html'],
   },
-  'src/early/early-requests.ts': {
-    file: 'assets/early-requests-i9.js',
-    src: 'src/early/early-requests.ts',
-    isEntry: true,
-    imports: ['_lists-j1.js'],
-  },
-  '_lists-j1.js': { file: 'assets/lists-j1.js' },
 };
 const INDEX =
   '<!doctype html><html><head><title>Kontrol</title>' +
@@ -104,15 +105,12 @@ describe('console pages', () => {
     );
     expect(response.body).toContain('<h1 class="account-frame-title">Главная</h1>');
     expect(response.body).not.toContain('boot-frame');
-    // The early reference requests run first, before the console's own script.
-    const early = response.body.indexOf(
-      '<script type="module" async crossorigin src="/assets/early-requests-i9.js"></script>',
-    );
-    expect(early).toBeGreaterThan(-1);
-    expect(early).toBeLessThan(response.body.indexOf('src="/assets/index-a1.js"'));
-    // What the first bundle and the early requests load anyway is not listed again.
+    // The reference lists (the admin holds every module) and the dashboard's statistics start with
+    // the page; the console's own requests for them are answered from these preloads.
+    for (const url of ['/api/devices/', '/api/addresses/', '/api/rooms/', '/api/users', '/api/devices/stat'])
+      expect(response.body).toContain(`<link rel="preload" as="fetch" crossorigin data-early href="${url}">`);
+    // What the first bundle loads anyway is not listed again.
     expect(response.body).not.toContain('href="/assets/Box-b2.js"');
-    expect(response.body).not.toContain('href="/assets/lists-j1.js"');
     expect(response.body.match(/href="\/assets\/index-c3.css"/g)).toHaveLength(1); // its own link only
   });
 
@@ -135,7 +133,7 @@ describe('console pages', () => {
     const block = /id="kontrol-user">(.*?)<\/script>/s.exec(response.body)?.[1] ?? '';
     expect(block).not.toMatch(/[<>&\u2028]/);
     expect(block).toContain('\\u003c/script\\u003e\\u003c!--');
-    expect(response.body.match(/<\/script>/g)).toHaveLength(3); // early, console, user
+    expect(response.body.match(/<\/script>/g)).toHaveLength(2); // console, user
     expect(response.body).toContain('href="/assets/no-access-page-h8.js"');
     expect(inlined(response.body)).toMatchObject({ organisation: { name: orgName } });
   });
@@ -196,6 +194,39 @@ describe('accountFrame', () => {
     for (const path of ['/account/billing', '/account/users/5', '/account/profile', '/account', '/account/'])
       expect(title(accountFrame(user, path, 'ru'))).toBeUndefined();
     expect(accountFrame(user, '/account/profile', 'ru')).toContain('role="status" aria-label="Загрузка…"');
+  });
+});
+
+describe('earlyRequestLinks', () => {
+  const holding = (...slugs: ModuleSlug[]) => ({
+    acl_modules: slugs.map((slug, index) => ({ id: index + 1, slug, name: slug, is_client_system: true })),
+  });
+  const hrefs = (html: string) => [...html.matchAll(/data-early href="([^"]+)"/g)].map((m) => m[1]);
+
+  it("preloads only the lists the user's modules let them read", () => {
+    expect(hrefs(earlyRequestLinks(holding('addresses'), '/account/addresses', ''))).toEqual([
+      '/api/addresses/',
+      '/api/rooms/',
+    ]);
+    expect(earlyRequestLinks(holding('billing', 'settings'), '/account/billing', '')).toBe('');
+    // Each address once, however many modules allow it.
+    const complaints = hrefs(earlyRequestLinks(holding('requests', 'devices'), '/account/requests', ''));
+    expect(complaints).toEqual(['/api/devices/types/', '/api/devices/', '/api/addresses/', '/api/users']);
+  });
+
+  it("adds the dashboard's statistics on the dashboard itself, unless a type filter asks for others", () => {
+    const user = holding('dashboard');
+    expect(hrefs(earlyRequestLinks(user, '/account/dashboard', ''))).toContain('/api/devices/stat');
+    expect(hrefs(earlyRequestLinks(user, '/account/dashboard', '?date=2026-11-20'))).toContain(
+      '/api/devices/stat',
+    );
+    expect(hrefs(earlyRequestLinks(user, '/account/dashboard', '?type=3'))).not.toContain(
+      '/api/devices/stat',
+    );
+    expect(hrefs(earlyRequestLinks(user, '/account/telemetry', ''))).not.toContain('/api/devices/stat');
+    expect(hrefs(earlyRequestLinks(holding('devices'), '/account/dashboard', ''))).not.toContain(
+      '/api/devices/stat',
+    );
   });
 });
 

@@ -2,10 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
+  API_BASE_PATH,
   DEFAULT_LOCALE,
+  DEVICE_STAT_URL,
   LOCALE_COOKIE,
   MODULE_LABELS,
   MODULE_SLUGS,
+  REFERENCE_LISTS,
   isLocale,
   translate,
   type AuthUser,
@@ -22,9 +25,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const INLINE_USER_ID = 'kontrol-user';
 /** The account frame's module in the console's build manifest. */
 const ACCOUNT_FRAME_SOURCE = 'src/app/layout/account-layout.tsx';
-/** The console's entry, and the entry of its early reference requests (apps/console src/early). */
+/** The console's entry in its build manifest. */
 const CONSOLE_ENTRY = 'index.html';
-const EARLY_REQUESTS_ENTRY = 'src/early/early-requests.ts';
 
 /** One chunk of Vite's build manifest (`dist/.vite/manifest.json`, `build.manifest: true`). */
 interface ManifestChunk {
@@ -77,7 +79,6 @@ export function accountPreloads(manifest: Manifest, pathname: string): string {
     for (const imported of manifest[key].imports ?? []) visit(imported, into);
   };
   visit(CONSOLE_ENTRY, loaded);
-  visit(EARLY_REQUESTS_ENTRY, loaded);
 
   const wanted = [keys.find((key) => manifest[key]?.src === ACCOUNT_FRAME_SOURCE)];
   const segments = pathname.split('/').filter(Boolean);
@@ -105,18 +106,27 @@ export function accountPreloads(manifest: Manifest, pathname: string): string {
 }
 
 /**
- * `index.html` with the early reference requests (apps/console src/early) as an async module
- * script placed before the console's own, so it runs first and the lists the signed-in user may
- * read are already on their way while the browser evaluates the console. Unchanged without that
- * entry.
+ * The `<link rel="preload" as="fetch">` tags of an account page's early requests: the reference
+ * lists the user's modules let them read (the console's reference data, SPEC §1) and, for the
+ * dashboard itself without a type filter, the organisation's statistics. The browser starts them
+ * as it reads the page, while it still evaluates the console, at no cost to the main thread; the
+ * console's own request for the same address (apps/console src/early) is answered from them.
+ * `crossorigin`: the credentials mode of a plain `fetch()`, which the console's request must match.
  */
-export function withEarlyRequests(html: string, manifest: Manifest | undefined): string {
-  const early = manifest?.[EARLY_REQUESTS_ENTRY]?.file;
-  const firstModule = html.indexOf('<script type="module"');
-  if (!early || firstModule === -1) return html;
-  // `async`: a module script that runs as soon as it has loaded, without waiting for the page's
-  // stylesheets or the end of parsing as the console's own script does.
-  return `${html.slice(0, firstModule)}<script type="module" async crossorigin src="/${early}"></script>${html.slice(firstModule)}`;
+export function earlyRequestLinks(
+  user: Pick<AuthUser, 'acl_modules'>,
+  pathname: string,
+  search: string,
+): string {
+  const held = new Set(user.acl_modules.map((m) => m.slug));
+  const urls = new Set<string>();
+  for (const { url, modules } of Object.values(REFERENCE_LISTS))
+    if (modules.some((slug) => held.has(slug))) urls.add(url);
+  if (held.has('dashboard') && pathname === '/account/dashboard' && !new URLSearchParams(search).has('type'))
+    urls.add(DEVICE_STAT_URL);
+  return [...urls]
+    .map((url) => `<link rel="preload" as="fetch" crossorigin data-early href="${API_BASE_PATH}${url}">`)
+    .join('');
 }
 
 /** The loader's accessible name, in the frame's language (the console's `PageLoader` says the same). */
@@ -199,7 +209,7 @@ function isAccountPath(path: string): boolean {
  * as a JSON data block (`<script type="application/json" id="kontrol-user">`, never executed, so
  * the CSP stays as it is) and preload links for the account frame and the page, so the console
  * shows the page without first asking `GET /api/users/auth` and then for the frame's script.
- * It also runs the early reference requests first ({@link withEarlyRequests}). That answer is
+ * It also starts the early reference requests ({@link earlyRequestLinks}). That answer is
  * personal: `Cache-Control: no-store`, `Vary: Cookie`.
  */
 export const consolePlugin = fp(
@@ -210,7 +220,7 @@ export const consolePlugin = fp(
     const indexHtml = built ? readFileSync(indexFile, 'utf8') : '';
     const manifest = built ? readManifest(options.root) : undefined;
     // An account page's HTML before the user and the frame go in, worked out once.
-    const accountHtml = withFrameFirst(withEarlyRequests(indexHtml, manifest));
+    const accountHtml = withFrameFirst(indexHtml);
     if (built) {
       await app.register(fastifyStatic, {
         root: options.root,
@@ -236,6 +246,7 @@ export const consolePlugin = fp(
       const authUser = toAuthUser(user);
       const head =
         `<script type="application/json" id="${INLINE_USER_ID}">${jsonForHtml(authUser)}</script>` +
+        earlyRequestLinks(authUser, path, request.url.slice(path.length)) +
         (manifest ? accountPreloads(manifest, path) : '');
       const html = withRootContent(
         accountHtml.replace('</head>', () => `${head}</head>`), // a function: no `$&` patterns

@@ -1,5 +1,3 @@
-/** Where the early requests (early-requests.ts) leave their answers for the console. */
-export const EARLY_RESPONSES_KEY = '__kontrolEarlyResponses';
 /** The element the server inlines the signed-in user into (apps/api plugins/console.ts). */
 export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
 
@@ -9,15 +7,33 @@ export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
  */
 export type EarlyAnswer = { ok: true; body: unknown } | { ok: false; status?: number };
 
+/** The preload links of the early requests the server wrote into the page (apps/api plugins/console.ts). */
+const EARLY_LINKS = 'link[rel="preload"][as="fetch"][data-early]';
+
 /**
- * The answer of an early request, once: `key` is the address under `/api` of a GET, or
- * `POST <address>`. Later calls, and requests never started early, get undefined.
+ * The answer of a request the server started with the page, once: a signed-in visitor's page
+ * preloads the reference lists (and the dashboard's statistics) as `<link rel="preload"
+ * as="fetch" data-early>`, so they travel while the browser still evaluates the console, at no cost
+ * to its main thread. `url` is the address under `/api`. The `fetch` here is the preload's own
+ * request (same address, mode and credentials, no headers of its own), which the browser answers
+ * from the preload. Later calls, and addresses the page did not preload, get undefined.
  */
-export function takeEarlyResponse(key: string): Promise<EarlyAnswer> | undefined {
-  const started = (window as unknown as Record<string, Map<string, Promise<EarlyAnswer>> | undefined>)[
-    EARLY_RESPONSES_KEY
-  ];
-  const response = started?.get(key);
-  started?.delete(key);
-  return response;
+export function takeEarlyResponse(url: string): Promise<EarlyAnswer> | undefined {
+  const href = `/api${url}`;
+  const link = [...document.querySelectorAll<HTMLLinkElement>(EARLY_LINKS)].find(
+    (one) => one.getAttribute('href') === href,
+  );
+  if (!link) return undefined;
+  link.removeAttribute('data-early'); // taken: the preload itself stays as it is
+  return fetch(new URL(href, document.baseURI)).then(
+    async (response): Promise<EarlyAnswer> => {
+      if (!response.ok) return { ok: false, status: response.status };
+      try {
+        return { ok: true, body: (await response.json()) as unknown };
+      } catch {
+        return { ok: false }; // cut off or not JSON: the client asks again
+      }
+    },
+    (): EarlyAnswer => ({ ok: false }),
+  );
 }

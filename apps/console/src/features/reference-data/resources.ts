@@ -1,7 +1,7 @@
 import type { ModuleSlug } from '@kontrol/contracts';
 import { takeEarlyResponse } from '../../early/early-keys';
 import { apiClient } from '../../lib/api-client';
-import { REFERENCE_LISTS, REFERENCE_ROLES, REFERENCE_ROLES_KEY, type ReferenceListName } from './lists';
+import { REFERENCE_LISTS, REFERENCE_ROLES, type ReferenceListName } from './lists';
 
 /** The loading flags of SPEC §4, one per resource. */
 export type LoadingFlag =
@@ -34,27 +34,18 @@ export interface ReferenceResource {
 const SESSION_ENDED = new Set([401, 419]);
 
 /**
- * The body of `GET /api{url}`: the early request's answer when the page started one (src/early),
- * else the API client's. An early answer that failed counts as this load failing (SPEC §8: logged,
- * nothing shown), except a lost session or a request that never got an answer, which the client
- * asks again so that its own handling applies.
+ * The body of `GET /api{url}`: the answer to the request the server started with the page
+ * (src/early) when there is one, else the API client's. An early answer that failed counts as this
+ * load failing (SPEC §8: logged, nothing shown), except a lost session or a request that never got
+ * an answer, which the client asks again so that its own handling applies.
  */
 async function getBody<T>(url: string, signal: AbortSignal): Promise<T> {
-  const early = await earlyBody<T>(url, `GET /api${url}`);
-  return early.found ? early.body : (await apiClient.get<T>(url, { signal })).data;
-}
-
-/** The body of an early request (`key`, see takeEarlyResponse), if one is there to take. */
-async function earlyBody<T>(
-  key: string,
-  label: string,
-): Promise<{ found: true; body: T } | { found: false }> {
-  const early = await takeEarlyResponse(key);
-  if (early?.ok) return { found: true, body: early.body as T };
+  const early = await takeEarlyResponse(url);
+  if (early?.ok) return early.body as T;
   if (early?.status !== undefined && !SESSION_ENDED.has(early.status)) {
-    throw new Error(`${label} answered ${early.status}`);
+    throw new Error(`GET /api${url} answered ${early.status}`);
   }
-  return { found: false };
+  return (await apiClient.get<T>(url, { signal })).data;
 }
 
 const getList = (name: ReferenceListName) => async (signal: AbortSignal) =>
@@ -137,15 +128,9 @@ export const referenceResources: readonly ReferenceResource[] = [
     modules: [REFERENCE_ROLES.module],
     gates: true,
     cached: false,
-    load: async (signal) => {
-      const early = await earlyBody<{ data: unknown }>(
-        REFERENCE_ROLES_KEY,
-        `POST /api${REFERENCE_ROLES.url}`,
-      );
-      if (early.found) return early.body.data;
-      return (await apiClient.post<{ data: unknown }>(REFERENCE_ROLES.url, REFERENCE_ROLES.body, { signal }))
-        .data.data;
-    },
+    load: async (signal) =>
+      (await apiClient.post<{ data: unknown }>(REFERENCE_ROLES.url, REFERENCE_ROLES.body, { signal })).data
+        .data,
   },
   {
     name: 'deviceEvents',

@@ -1,4 +1,4 @@
-import type { DeviceStat } from '@kontrol/contracts';
+import { DEVICE_STAT_URL, type DeviceStat } from '@kontrol/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { takeEarlyResponse } from '../../../early/early-keys';
 import { apiClient } from '../../../lib/api-client';
@@ -15,13 +15,13 @@ export interface DeviceStatData extends DeviceStat {
 
 /** The path of the statistics: the whole organisation, or one device type. */
 export function deviceStatUrl(type: number | null): string {
-  return type === null ? '/devices/stat' : `/devices/stat/${type}`;
+  return type === null ? DEVICE_STAT_URL : `${DEVICE_STAT_URL}/${type}`;
 }
 
 /**
  * GET /api/devices/stat (or `/devices/stat/{type}`): every device with what the dashboard's rules
  * read, and the six counters at the server's `now`. The whole organisation's statistics may have
- * been asked for before the console's scripts ran (src/early): that answer is taken first.
+ * been asked for with the page (src/early): that answer is taken first.
  */
 export async function getDeviceStat(type: number | null, signal?: AbortSignal): Promise<DeviceStatData> {
   const url = deviceStatUrl(type);
