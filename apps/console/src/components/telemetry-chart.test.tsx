@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installCanvas } from '../test/canvas';
@@ -71,7 +71,8 @@ describe('TelemetryChart', () => {
       { range: { start: T0, finish: T0 + 10 * MINUTE } },
     );
     const image = screen.getByRole('img', { name: /^График «Ток, А»: линий — 2, / });
-    expect(image.querySelector('canvas')).not.toBeNull();
+    // uPlot draws in a task of its own, after the render that mounted the chart.
+    await waitFor(() => expect(image.querySelector('canvas')).not.toBeNull());
     expect(screen.getByText('Наведите указатель на график, чтобы увидеть значения')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Сбросить масштаб' })).toBeDisabled();
     const entry = screen.getByRole('button', { name: /Печь 2/ });
@@ -83,7 +84,7 @@ describe('TelemetryChart', () => {
     expect(entry).toHaveAttribute('aria-pressed', 'true');
   });
 
-  it('takes new data for the same lines without building the chart again', () => {
+  it('takes new data for the same lines without building the chart again', async () => {
     installCanvas();
     const line = (values: number[]): TelemetryChartSeries[] => [
       { label: 'Печь 1', t: values.map((_, i) => T0 + i * MINUTE), values },
@@ -94,13 +95,22 @@ describe('TelemetryChart', () => {
       </MantineProvider>
     );
     const { rerender } = render(chart(line([1, 2])));
-    const canvas = screen.getByRole('img').querySelector('canvas');
+    const canvas = await waitFor(() => {
+      const drawn = screen.getByRole('img').querySelector('canvas');
+      expect(drawn).not.toBeNull();
+      return drawn;
+    });
     rerender(chart(line([1, 2])));
     rerender(chart(line([1, 2, 3])));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a rebuilt chart would be drawn by now
     expect(screen.getByRole('img', { name: /линий — 1/ }).querySelector('canvas')).toBe(canvas);
     // Another line: another chart.
     rerender(chart([...line([1, 2, 3]), { label: 'Печь 2', t: [T0], values: [4] }]));
-    expect(screen.getByRole('img', { name: /линий — 2/ }).querySelector('canvas')).not.toBe(canvas);
+    await waitFor(() => {
+      const drawn = screen.getByRole('img', { name: /линий — 2/ }).querySelector('canvas');
+      expect(drawn).not.toBeNull();
+      expect(drawn).not.toBe(canvas);
+    });
   });
 
   it('in a browser that cannot draw, says so and keeps the legend', () => {

@@ -339,8 +339,7 @@ export function TelemetryChart({
   useEffect(() => {
     const target = plotRef.current;
     if (!target || !hasPoints || !drawable) return;
-    const { data, layout } = alignedRef.current;
-    const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
+    const { layout } = alignedRef.current;
     const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
     const uSeries: uPlot.Series[] = [{}];
     const bands: uPlot.Band[] = [];
@@ -368,87 +367,97 @@ export function TelemetryChart({
         bands.push({ series: [place.band.max, place.band.min], fill: translucent(style.color) });
       }
     });
-    const width = target.clientWidth || 600;
-    let frame = 0;
-    const chart = new uPlot(
-      {
-        width,
-        height,
-        ms: 1,
-        series: uSeries,
-        bands,
-        legend: { show: false },
-        cursor: { drag: { x: true, y: false, setScale: true } },
-        scales: { x: { time: true } },
-        axes: [
-          {
-            stroke: ink,
-            grid: { stroke: grid, width: 1 },
-            ticks: { stroke: grid, width: 1 },
-            values: formats.ticks,
-          },
-          {
-            stroke: ink,
-            grid: { stroke: grid, width: 1 },
-            ticks: { stroke: grid, width: 1 },
-            label: unit,
-            labelSize: 20,
-            size: 56,
-            // Whole values (counts): whole ticks only, never 0.2 shown rounded as 0.
-            ...(digits === 0 ? { incrs: WHOLE_INCREMENTS } : {}),
-            values: (_u, splits) => splits.map((split) => formats.value.format(split)),
-          },
-        ],
-        hooks: {
-          draw: [(u) => drawMarkers(u, markersRef.current)],
-          setCursor: [
-            (u) => {
-              cancelAnimationFrame(frame);
-              frame = requestAnimationFrame(() => {
-                const idx = u.cursor.idx;
-                const idxs = u.cursor.idxs ?? [];
-                setCursor({
-                  time: idx === null || idx === undefined ? null : (u.data[0][idx] ?? null),
-                  values: layout.map((place) => {
-                    const at = idxs[place.line];
-                    return at === null || at === undefined ? undefined : u.data[place.line]?.[at];
-                  }),
+    const create = () => {
+      const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
+      const width = target.clientWidth || 600;
+      chart = new uPlot(
+        {
+          width,
+          height,
+          ms: 1,
+          series: uSeries,
+          bands,
+          legend: { show: false },
+          cursor: { drag: { x: true, y: false, setScale: true } },
+          scales: { x: { time: true } },
+          axes: [
+            {
+              stroke: ink,
+              grid: { stroke: grid, width: 1 },
+              ticks: { stroke: grid, width: 1 },
+              values: formats.ticks,
+            },
+            {
+              stroke: ink,
+              grid: { stroke: grid, width: 1 },
+              ticks: { stroke: grid, width: 1 },
+              label: unit,
+              labelSize: 20,
+              size: 56,
+              // Whole values (counts): whole ticks only, never 0.2 shown rounded as 0.
+              ...(digits === 0 ? { incrs: WHOLE_INCREMENTS } : {}),
+              values: (_u, splits) => splits.map((split) => formats.value.format(split)),
+            },
+          ],
+          hooks: {
+            draw: [(u) => drawMarkers(u, markersRef.current)],
+            setCursor: [
+              (u) => {
+                cancelAnimationFrame(frame);
+                frame = requestAnimationFrame(() => {
+                  const idx = u.cursor.idx;
+                  const idxs = u.cursor.idxs ?? [];
+                  setCursor({
+                    time: idx === null || idx === undefined ? null : (u.data[0][idx] ?? null),
+                    values: layout.map((place) => {
+                      const at = idxs[place.line];
+                      return at === null || at === undefined ? undefined : u.data[place.line]?.[at];
+                    }),
+                  });
                 });
-              });
-            },
-          ],
-          setScale: [
-            (u, key) => {
-              if (key !== 'x') return;
-              const xs = u.data[0];
-              const first = xs[0];
-              const last = xs[xs.length - 1];
-              const { min, max } = u.scales.x ?? {};
-              if (first === undefined || last === undefined || min == null || max == null) return;
-              const isZoomed = min > first || max < last;
-              if (isZoomed === zoomedRef.current && !isZoomed) return;
-              zoomedRef.current = isZoomed;
-              setZoomed(isZoomed);
-              onZoomRef.current?.(isZoomed ? { start: Math.round(min), finish: Math.round(max) } : null);
-            },
-          ],
+              },
+            ],
+            setScale: [
+              (u, key) => {
+                if (key !== 'x') return;
+                const xs = u.data[0];
+                const first = xs[0];
+                const last = xs[xs.length - 1];
+                const { min, max } = u.scales.x ?? {};
+                if (first === undefined || last === undefined || min == null || max == null) return;
+                const isZoomed = min > first || max < last;
+                if (isZoomed === zoomedRef.current && !isZoomed) return;
+                zoomedRef.current = isZoomed;
+                setZoomed(isZoomed);
+                onZoomRef.current?.(isZoomed ? { start: Math.round(min), finish: Math.round(max) } : null);
+              },
+            ],
+          },
         },
-      },
-      data,
-      target,
-    );
-    chartRef.current = chart;
-    const observer = new ResizeObserver((entries) => {
-      const box = entries[0]?.contentRect;
-      if (box && box.width > 0 && Math.abs(box.width - chart.width) >= 1) {
-        chart.setSize({ width: box.width, height });
-      }
-    });
-    observer.observe(target);
+        alignedRef.current.data,
+        target,
+      );
+      chartRef.current = chart;
+      const drawn = chart;
+      observer = new ResizeObserver((entries) => {
+        const box = entries[0]?.contentRect;
+        if (box && box.width > 0 && Math.abs(box.width - drawn.width) >= 1) {
+          drawn.setSize({ width: box.width, height });
+        }
+      });
+      observer.observe(target);
+    };
+    // A task of its own: uPlot's first draw (measuring, axes, the canvas) is one piece of work
+    // that cannot be sliced; apart from the render that mounted the chart, neither is a long task.
+    let frame = 0;
+    let chart: uPlot | null = null;
+    let observer: ResizeObserver | null = null;
+    const timer = setTimeout(create, 0);
     return () => {
+      clearTimeout(timer);
       cancelAnimationFrame(frame);
-      observer.disconnect();
-      chart.destroy();
+      observer?.disconnect();
+      chart?.destroy();
       chartRef.current = null;
       if (zoomedRef.current) {
         zoomedRef.current = false;

@@ -1,6 +1,7 @@
 import {
   DASHBOARD_REPORTS,
   type Address,
+  type DashboardDevice,
   type DashboardCounters,
   type DashboardReport,
   type DeviceType,
@@ -19,7 +20,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { lazy, Suspense, useCallback, useDeferredValue, useId, useMemo } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
@@ -98,7 +99,11 @@ export function DashboardPage() {
   const addresses = useReferenceList<Address>(user, 'addresses');
   const rooms = useReferenceList<Room>(user, 'rooms');
 
-  const devices = stat.data?.devices;
+  // The statistics' answer (and each live update) re-renders this page at once: a store update,
+  // never time-sliced. What it feeds (counters, table, circles, problems) follows in a deferred
+  // render that runs in slices; the rest of the page (the type filter, the graph's section) are
+  // memoised components whose props the answer does not change, so the immediate render is short.
+  const devices = useDeferredValue(stat.data?.devices);
   const counters = useStableValue(
     useMemo(() => devices && countDevices(devices, now), [devices, now]),
     sameCounters,
@@ -120,36 +125,25 @@ export function DashboardPage() {
     () => deferredDevices && allProblems(deferredDevices, now),
     [deferredDevices, now],
   );
-  const byId = useMemo(() => new Map((devices ?? []).map((device) => [device.id, device])), [devices]);
+  // The activity feed and the graph's device name read the answer as it is: the feed's events
+  // arrive on their own, and a name must not fall back to "Device № 2" while a render is deferred.
+  const current = stat.data?.devices;
+  const byId = useMemo(() => new Map((current ?? []).map((device) => [device.id, device])), [current]);
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
-  // Today by default: the browser's for the fleet, the device's address's for one device.
-  const today = selected ? zonedToday(selected.time_zone) : browserToday();
-  const date = DATE_PATTERN.test(params.date) ? params.date : today;
 
   const select = useCallback(
     (id: number) => setParams({ device: String(id) }, { replace: true }),
     [setParams],
   );
-  const typeOptions = useMemo(() => types.map((x) => ({ value: String(x.id), label: x.name })), [types]);
+  const chooseType = useCallback(
+    (value: string | null) => setParams({ type: value ?? '', device: '' }),
+    [setParams],
+  );
   const failure = stat.error && !stat.data && !isAbortError(stat.error) ? toApiFailure(stat.error) : null;
-  const graphHeadingId = useId();
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="end">
-        <Select
-          label={t('Device type')}
-          placeholder={t('All types')}
-          data={typeOptions}
-          value={type === null ? null : String(type)}
-          onChange={(value) => setParams({ type: value ?? '', device: '' })}
-          clearable
-          // The list mounts when opened: a kept dropdown is positioned (a forced layout and a
-          // synchronous re-render) in the commit that first shows the page.
-          comboboxProps={{ keepMounted: false }}
-          w={{ base: '100%', xs: 260 }}
-        />
-      </Group>
+      <TypeFilter types={types} type={type} onChange={chooseType} />
 
       {failure && (
         <Stack gap="xs" align="flex-start">
@@ -164,53 +158,13 @@ export function DashboardPage() {
 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 8 }}>
-          <Paper withBorder p="md" component="section" aria-labelledby={graphHeadingId} h="100%">
-            <Stack gap="sm">
-              <Group justify="space-between" align="end">
-                <Title order={2} size="h4" id={graphHeadingId}>
-                  {selected ? t('Day of {{name}}', { name: selected.name }) : t('Day of all devices')}
-                </Title>
-                <Group gap="sm" align="end">
-                  {selected && (
-                    <>
-                      <SegmentedControl
-                        aria-label={t('Metric')}
-                        value={report}
-                        onChange={(next) => setParams({ report: next }, { replace: true })}
-                        data={[
-                          { value: 'current', label: t('Current') },
-                          { value: 'temperature', label: t('Temperature') },
-                        ]}
-                      />
-                      <Button variant="default" onClick={() => setParams({ device: '' }, { replace: true })}>
-                        {t('Back to all devices')}
-                      </Button>
-                    </>
-                  )}
-                  <TextInput
-                    type="date"
-                    label={t('Date')}
-                    value={date}
-                    max={today}
-                    onChange={(event) => {
-                      const next = event.currentTarget.value;
-                      if (DATE_PATTERN.test(next))
-                        setParams({ date: next === today ? '' : next }, { replace: true });
-                    }}
-                    w={170}
-                  />
-                </Group>
-              </Group>
-              {!selected && selectedId !== null && devices && (
-                <Text size="sm" c="dimmed" role="status">
-                  {t('That device is not among those shown.')}
-                </Text>
-              )}
-              <Suspense fallback={<Skeleton height={320} />}>
-                <DashboardGraph date={date} timeZone={browserTimeZone()} device={selected} report={report} />
-              </Suspense>
-            </Stack>
-          </Paper>
+          <GraphSection
+            selected={selected}
+            missing={!selected && selectedId !== null && current !== undefined}
+            date={params.date}
+            report={report}
+            setParams={setParams}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <StatusCircles circles={failure ? [] : deferredCircles} />
@@ -228,3 +182,110 @@ export function DashboardPage() {
     </Stack>
   );
 }
+
+/** The device type filter above the page. */
+const TypeFilter = memo(function TypeFilter({
+  types,
+  type,
+  onChange,
+}: {
+  types: readonly DeviceType[];
+  type: number | null;
+  onChange: (value: string | null) => void;
+}) {
+  const { t } = useTranslation();
+  const options = useMemo(() => types.map((x) => ({ value: String(x.id), label: x.name })), [types]);
+  return (
+    <Group justify="space-between" align="end">
+      <Select
+        label={t('Device type')}
+        placeholder={t('All types')}
+        data={options}
+        value={type === null ? null : String(type)}
+        onChange={onChange}
+        clearable
+        // The list mounts when opened: a kept dropdown is positioned (a forced layout and a
+        // synchronous re-render) in the commit that first shows the page.
+        comboboxProps={{ keepMounted: false }}
+        w={{ base: '100%', xs: 260 }}
+      />
+    </Group>
+  );
+});
+
+/**
+ * The graph of the fleet's day, or of the selected device's day with its metric, and the date.
+ * `date` is the page's `date` parameter (empty: today).
+ */
+const GraphSection = memo(function GraphSection({
+  selected,
+  missing,
+  date: dateParam,
+  report,
+  setParams,
+}: {
+  selected: DashboardDevice | null;
+  /** A device was asked for (`?device=`) that the statistics do not hold. */
+  missing: boolean;
+  date: string;
+  report: DashboardReport['report'];
+  setParams: (
+    patch: Partial<Record<keyof typeof DASHBOARD_PARAMS, string>>,
+    options?: { replace?: boolean },
+  ) => void;
+}) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  // Today by default: the browser's for the fleet, the device's address's for one device.
+  const today = selected ? zonedToday(selected.time_zone) : browserToday();
+  const date = DATE_PATTERN.test(dateParam) ? dateParam : today;
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={headingId} h="100%">
+      <Stack gap="sm">
+        <Group justify="space-between" align="end">
+          <Title order={2} size="h4" id={headingId}>
+            {selected ? t('Day of {{name}}', { name: selected.name }) : t('Day of all devices')}
+          </Title>
+          <Group gap="sm" align="end">
+            {selected && (
+              <>
+                <SegmentedControl
+                  aria-label={t('Metric')}
+                  value={report}
+                  onChange={(next) => setParams({ report: next }, { replace: true })}
+                  data={[
+                    { value: 'current', label: t('Current') },
+                    { value: 'temperature', label: t('Temperature') },
+                  ]}
+                />
+                <Button variant="default" onClick={() => setParams({ device: '' }, { replace: true })}>
+                  {t('Back to all devices')}
+                </Button>
+              </>
+            )}
+            <TextInput
+              type="date"
+              label={t('Date')}
+              value={date}
+              max={today}
+              onChange={(event) => {
+                const next = event.currentTarget.value;
+                if (DATE_PATTERN.test(next))
+                  setParams({ date: next === today ? '' : next }, { replace: true });
+              }}
+              w={170}
+            />
+          </Group>
+        </Group>
+        {missing && (
+          <Text size="sm" c="dimmed" role="status">
+            {t('That device is not among those shown.')}
+          </Text>
+        )}
+        <Suspense fallback={<Skeleton height={320} />}>
+          <DashboardGraph date={date} timeZone={browserTimeZone()} device={selected} report={report} />
+        </Suspense>
+      </Stack>
+    </Paper>
+  );
+});
