@@ -44,10 +44,12 @@ export function AccountLayout() {
   const navigate = useNavigate();
   const [drawerOpened, drawer] = useDisclosure(false);
   const { ready } = useReferenceData(user);
-  // The page mounts in a deferred render: the lists' last answer re-renders the frame at once (a
-  // store update, never time-sliced), the page's first render then runs in slices that let the
-  // browser paint and answer input between them, instead of one long task.
-  const showPage = useDeferredValue(ready);
+  // The page mounts in a deferred render of its own: the lists' last answer re-renders the frame at
+  // once (a store update, never time-sliced), the page's first render then runs in slices that let
+  // the browser paint and answer input between them, instead of one long task. `false` at first
+  // even when the lists are already there (the server's preloads answered before the console
+  // started): the frame and the page then commit one after the other, not in one long commit.
+  const showPage = useDeferredValue(ready, false);
   useLiveDevices(ready && user.acl_modules.some((m) => DEVICE_VIEWING_MODULES.includes(m.slug)));
   // The page's title shows with the frame; the page itself waits for the reference data (SPEC §1).
   const { pathname } = useLocation();

@@ -140,6 +140,10 @@ export function DashboardPage() {
     [setParams],
   );
   const failure = stat.error && !stat.data && !isAbortError(stat.error) ? toApiFailure(stat.error) : null;
+  // The page mounts in two commits: the filter, the counters and the graph first, the circles, the
+  // table, the problems and the feed in a deferred render after them. One commit of everything
+  // was a long task of its own, in which the page could not answer input.
+  const showRest = useDeferredValue(true, false);
 
   return (
     <Stack gap="md">
@@ -166,18 +170,22 @@ export function DashboardPage() {
             setParams={setParams}
           />
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 4 }}>
-          <StatusCircles circles={failure ? [] : deferredCircles} />
-        </Grid.Col>
-        <Grid.Col span={12}>
-          <DevicesTable rows={failure ? [] : rows} selected={selected?.id ?? null} onSelect={select} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 7 }}>
-          <ProblemsList problems={failure ? [] : problems} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>
-          <ActivityFeed devices={byId} />
-        </Grid.Col>
+        {showRest && (
+          <>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <StatusCircles circles={failure ? [] : deferredCircles} />
+            </Grid.Col>
+            <Grid.Col span={12}>
+              <DevicesTable rows={failure ? [] : rows} selected={selected?.id ?? null} onSelect={select} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 7 }}>
+              <ProblemsList problems={failure ? [] : problems} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 5 }}>
+              <ActivityFeed devices={byId} />
+            </Grid.Col>
+          </>
+        )}
       </Grid>
     </Stack>
   );
