@@ -61,7 +61,11 @@ export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Re
   const url = new URL(request.url);
   let user = cachedUser();
   if (!user) {
-    // The first account page of a visit may come with its user inlined by the server: no request.
+    // The first account page of a visit: what follows (the user taken and remembered, the rest of
+    // the router's first navigation) runs in a task of its own, apart from the router's creation,
+    // so that the console's start is not one long task in which the page cannot answer input.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // It may come with its user inlined by the server: no request.
     const inlined = takeInlinedUser();
     if (inlined) setSignedIn(inlined);
     user = inlined;
