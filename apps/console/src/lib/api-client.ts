@@ -3,15 +3,20 @@ import axios from 'axios';
 import { endsSession } from './api-errors';
 import { getLocale } from './i18n';
 
+/** Requests that change nothing: the API checks no XSRF token on them (apps/api plugins/auth.ts). */
+const SAFE_METHODS = new Set(['get', 'head', 'options']);
+
 /**
  * The one HTTP client of the console (SPEC §7): `/api`, cookies on every call, no timeout. Axios
  * copies the readable `XSRF-TOKEN` cookie into the `X-XSRF-TOKEN` header, the Sanctum SPA
- * convention the API checks on every state-changing request.
+ * convention the API checks on every state-changing request. Only those carry it: reading
+ * `document.cookie` asks the browser's network process each time, and a page's start sends a
+ * dozen reads.
  */
 export const apiClient = axios.create({
   baseURL: API_BASE_PATH,
   withCredentials: true,
-  withXSRFToken: true,
+  withXSRFToken: (config) => !SAFE_METHODS.has((config.method ?? 'get').toLowerCase()),
   xsrfCookieName: 'XSRF-TOKEN',
   xsrfHeaderName: 'X-XSRF-TOKEN',
   timeout: HTTP_TIMEOUT_MS,

@@ -51,14 +51,23 @@ describe('the error catalogue (SPEC §8)', () => {
   it('every request sends cookies, the XSRF header and the interface language, with no timeout', async () => {
     document.cookie = 'XSRF-TOKEN=abc%3D';
     let headers: Headers | undefined;
+    let readHeaders: Headers | undefined;
     server.use(
       http.post('/api/probe', ({ request }) => {
         headers = request.headers;
         return HttpResponse.json({});
       }),
+      http.get('/api/probe', ({ request }) => {
+        readHeaders = request.headers;
+        return HttpResponse.json({});
+      }),
     );
     await apiClient.post('/probe', {});
     expect(headers?.get('x-xsrf-token')).toBe('abc=');
+    // A read changes nothing: the API checks no token on it, so none is sent.
+    await apiClient.get('/probe');
+    expect(readHeaders?.get('accept-language')).toBe('ru');
+    expect(readHeaders?.has('x-xsrf-token')).toBe(false);
     expect(headers?.get('accept-language')).toBe('ru');
     expect(apiClient.defaults.withCredentials).toBe(true);
     expect(apiClient.defaults.timeout).toBe(0);
