@@ -140,10 +140,12 @@ export function DashboardPage() {
     [setParams],
   );
   const failure = stat.error && !stat.data && !isAbortError(stat.error) ? toApiFailure(stat.error) : null;
-  // The page mounts in two commits: the filter, the counters and the graph first, the circles, the
-  // table, the problems and the feed in a deferred render after them. One commit of everything
-  // was a long task of its own, in which the page could not answer input.
-  const showRest = useDeferredValue(true, false);
+  // The page mounts in three commits, each in a deferred render after the one before: the filter
+  // and the counters, then the graph's section, then the circles, the table, the problems and the
+  // feed. One commit of everything was a long task of its own, in which the page could not answer
+  // input.
+  const showGraph = useDeferredValue(true, false);
+  const showRest = useDeferredValue(showGraph, false);
 
   return (
     <Stack gap="md">
@@ -161,15 +163,17 @@ export function DashboardPage() {
       <DashboardCounterCards counters={failure ? undefined : counters} type={type} />
 
       <Grid gap="md">
-        <Grid.Col span={{ base: 12, lg: 8 }}>
-          <GraphSection
-            selected={selected}
-            missing={!selected && selectedId !== null && current !== undefined}
-            date={params.date}
-            report={report}
-            setParams={setParams}
-          />
-        </Grid.Col>
+        {showGraph && (
+          <Grid.Col span={{ base: 12, lg: 8 }}>
+            <GraphSection
+              selected={selected}
+              missing={!selected && selectedId !== null && current !== undefined}
+              date={params.date}
+              report={report}
+              setParams={setParams}
+            />
+          </Grid.Col>
+        )}
         {showRest && (
           <>
             <Grid.Col span={{ base: 12, lg: 4 }}>
