@@ -36,7 +36,10 @@ export function SupportChatButton() {
     <>
       <Indicator
         // The button's name says the count; the badge repeats it for the eye only.
-        label={<span aria-hidden="true">{unread > 99 ? '99+' : formatNumber(unread)}</span>}
+        // Formatted only when shown: the page's first number formatter loads the language's data.
+        label={
+          <span aria-hidden="true">{unread === 0 ? '' : unread > 99 ? '99+' : formatNumber(unread)}</span>
+        }
         disabled={unread === 0}
         size={16}
         color="red"
