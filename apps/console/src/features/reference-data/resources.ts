@@ -1,7 +1,12 @@
-import type { ModuleSlug } from '@kontrol/contracts';
+import {
+  LOGOUT_STATUSES,
+  REFERENCE_LISTS,
+  REFERENCE_ROLES,
+  type ModuleSlug,
+  type ReferenceListName,
+} from '@kontrol/contracts';
 import { takeEarlyResponse } from '../../early/early-keys';
 import { apiClient } from '../../lib/api-client';
-import { REFERENCE_LISTS, REFERENCE_ROLES, type ReferenceListName } from './lists';
 
 /** The loading flags of SPEC §4, one per resource. */
 export type LoadingFlag =
@@ -31,7 +36,7 @@ export interface ReferenceResource {
 }
 
 /** Answers after which the API client must see the request itself: it signs the user out (SPEC §4). */
-const SESSION_ENDED = new Set([401, 419]);
+const SESSION_ENDED: ReadonlySet<number> = new Set(LOGOUT_STATUSES);
 
 /**
  * The body of `GET /api{url}`: the answer to the request the server started with the page
