@@ -3,7 +3,7 @@ import { modulePaths, paths, pathsWithoutModule } from '../../config/paths';
 import { queryClient } from '../../lib/query-client';
 import { getAuthUser } from './api/get-auth-user';
 import { isRememberedAsSignedIn, rememberGuest } from './guest-flag';
-import { INLINE_USER_ELEMENT_ID } from '../../early/early-keys';
+import { INLINE_USER_ELEMENT_ID } from '../../early/early-responses';
 
 /** The signed-in user lives in the query cache under this key; absent means nobody is signed in. */
 export const authUserKey = ['auth-user'] as const;

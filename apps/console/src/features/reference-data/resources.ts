@@ -5,7 +5,7 @@ import {
   type ModuleSlug,
   type ReferenceListName,
 } from '@kontrol/contracts';
-import { takeEarlyResponse } from '../../early/early-keys';
+import { takeEarlyResponse } from '../../early/early-responses';
 import { apiClient } from '../../lib/api-client';
 
 /** The loading flags of SPEC §4, one per resource. */

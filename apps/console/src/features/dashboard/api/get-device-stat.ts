@@ -1,6 +1,6 @@
 import { DEVICE_STAT_URL, type DeviceStat } from '@kontrol/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { takeEarlyResponse } from '../../../early/early-keys';
+import { takeEarlyResponse } from '../../../early/early-responses';
 import { apiClient } from '../../../lib/api-client';
 import { dashboardKeys } from './keys';
 

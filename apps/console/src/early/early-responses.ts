@@ -1,3 +1,5 @@
+import { API_BASE_PATH } from '@kontrol/contracts';
+
 /** The element the server inlines the signed-in user into (apps/api plugins/console.ts). */
 export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
 
@@ -19,7 +21,7 @@ const EARLY_LINKS = 'link[rel="preload"][as="fetch"][data-early]';
  * from the preload. Later calls, and addresses the page did not preload, get undefined.
  */
 export function takeEarlyResponse(url: string): Promise<EarlyAnswer> | undefined {
-  const href = `/api${url}`;
+  const href = `${API_BASE_PATH}${url}`;
   const link = [...document.querySelectorAll<HTMLLinkElement>(EARLY_LINKS)].find(
     (one) => one.getAttribute('href') === href,
   );
