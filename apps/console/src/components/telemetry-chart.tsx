@@ -367,10 +367,15 @@ export function TelemetryChart({
         bands.push({ series: [place.band.max, place.band.min], fill: translucent(style.color) });
       }
     });
+    // A task of its own: uPlot's first draw (measuring, axes, the canvas) is one piece of work
+    // that cannot be sliced; apart from the render that mounted the chart, neither is a long task.
+    let frame = 0;
+    let chart: uPlot | null = null;
+    let observer: ResizeObserver | null = null;
     const create = () => {
       const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
       const width = target.clientWidth || 600;
-      chart = new uPlot(
+      const created = new uPlot(
         {
           width,
           height,
@@ -437,21 +442,16 @@ export function TelemetryChart({
         alignedRef.current.data,
         target,
       );
-      chartRef.current = chart;
-      const drawn = chart;
+      chart = created;
+      chartRef.current = created;
       observer = new ResizeObserver((entries) => {
         const box = entries[0]?.contentRect;
-        if (box && box.width > 0 && Math.abs(box.width - drawn.width) >= 1) {
-          drawn.setSize({ width: box.width, height });
+        if (box && box.width > 0 && Math.abs(box.width - created.width) >= 1) {
+          created.setSize({ width: box.width, height });
         }
       });
       observer.observe(target);
     };
-    // A task of its own: uPlot's first draw (measuring, axes, the canvas) is one piece of work
-    // that cannot be sliced; apart from the render that mounted the chart, neither is a long task.
-    let frame = 0;
-    let chart: uPlot | null = null;
-    let observer: ResizeObserver | null = null;
     const timer = setTimeout(create, 0);
     return () => {
       clearTimeout(timer);
