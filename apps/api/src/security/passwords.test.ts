@@ -255,7 +255,7 @@ describe('login throttling', () => {
     await here.get('/sanctum/csrf-cookie');
     await elsewhere.get('/sanctum/csrf-cookie');
 
-    for (let attempt = 0; attempt < LOGIN_THROTTLE.maxFailuresPerAccount; attempt += 1) {
+    for (let attempt = 0; attempt < LOGIN_THROTTLE.maxAttemptsPerAccount; attempt += 1) {
       const failed = await login(here, victim.admin.email, `wrong-${attempt}`);
       expect(failed.statusCode).toBe(422);
     }
@@ -279,6 +279,45 @@ describe('login throttling', () => {
     const after = await login(here, victim.admin.email, victim.admin.password);
     expect(after.statusCode, after.body).toBe(200);
   });
+
+  it('thirty parallel wrong passwords for one account: at most five are checked, the rest get 429; then the right one too until the window ends', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const victim = await buildOrganisation(ctx.db);
+    const attackers = await Promise.all(
+      Array.from({ length: 30 }, () => TestClient.visitor(ctx.app, { ip: nextTestIp() })),
+    );
+    const answers = await Promise.all(
+      attackers.map((client, attempt) => login(client, victim.admin.email, `wrong-${attempt}`)),
+    );
+    const checked = answers.filter((answer) => answer.statusCode === 422);
+    const throttled = answers.filter((answer) => answer.statusCode === 429);
+    expect(checked.length).toBeLessThanOrEqual(LOGIN_THROTTLE.maxAttemptsPerAccount);
+    expect(checked.length + throttled.length).toBe(answers.length);
+    for (const answer of throttled) expectThrottled(answer, 'en');
+
+    expectThrottled(await login(attackers[0]!, victim.admin.email, victim.admin.password), 'en');
+    vi.setSystemTime(Date.now() + LOGIN_THROTTLE.windowMs - 60_000);
+    expectThrottled(await login(await visitor(), victim.admin.email, victim.admin.password), 'en');
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await login(await visitor(), victim.admin.email, victim.admin.password)).statusCode).toBe(200);
+  });
+
+  it('parallel attempts from one address: at most a hundred are checked, the rest get 429', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const org = await buildOrganisation(ctx.db);
+    const noisy = await TestClient.visitor(ctx.app, { ip: nextTestIp() });
+    const answers = await Promise.all(
+      Array.from({ length: LOGIN_THROTTLE.maxAttemptsPerIp + 30 }, (_, attempt) =>
+        login(noisy, `nobody-${attempt}@example.test`, 'wrong-password'),
+      ),
+    );
+    const checked = answers.filter((answer) => answer.statusCode === 422);
+    expect(checked.length).toBe(LOGIN_THROTTLE.maxAttemptsPerIp);
+    for (const answer of answers.filter((each) => each.statusCode !== 422)) expectThrottled(answer, 'en');
+    expectThrottled(await login(noisy, org.admin.email, org.admin.password), 'en');
+    vi.setSystemTime(Date.now() + LOGIN_THROTTLE.windowMs + 1_000);
+    expect((await login(noisy, org.admin.email, org.admin.password)).statusCode).toBe(200);
+  }, 60_000);
 
   it('a hundred attempts lock an address for every account; other addresses go on; the window ends it', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });

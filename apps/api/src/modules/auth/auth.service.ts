@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, tooManyRequests } from '../../lib/http-errors.js';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
 import { minutesFromNow, nowIso } from '../../lib/time.js';
-import type { RateLimiter } from '../../plugins/rate-limit.js';
+import type { Hit, RateLimiter } from '../../plugins/rate-limit.js';
 import type { MailService } from '../mail/mail.service.js';
 import { passwordResetMail, verificationMail } from '../mail/mail.templates.js';
 import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
@@ -40,10 +40,10 @@ export interface AuthDeps {
   appUrl: string;
 }
 
-/** Login throttling (documented in docs/security.md): failures per account, attempts per IP. */
+/** Login throttling (docs/security.md "Throttling"): attempts per account (a right password clears them) and per IP. */
 export const LOGIN_THROTTLE = {
   windowMs: 15 * 60_000,
-  maxFailuresPerAccount: 5,
+  maxAttemptsPerAccount: 5,
   maxAttemptsPerIp: 100,
 };
 export const PASSWORD_RESET_MINUTES = 60;
@@ -53,8 +53,10 @@ export const EMAIL_VERIFICATION_HOURS = 48;
 export const LOGIN_LINK_MINUTES = 15;
 
 /**
- * Checks e-mail and password and returns the user id. Throttled per account (failures only; a
- * success clears them) and per IP (every attempt), across all API instances.
+ * Checks e-mail and password and returns the user id. Throttled per IP and per account, across all
+ * API instances. Each attempt is counted by one atomic upsert before the password is looked at, so
+ * parallel attempts cannot all pass a check made before any of them was counted; a right password
+ * clears the account's count.
  */
 export async function authenticate(
   deps: AuthDeps,
@@ -62,28 +64,22 @@ export async function authenticate(
   password: string,
   ip: string,
 ): Promise<number> {
+  const byIp = await deps.rateLimiter.hit(`login:ip:${ip}`, LOGIN_THROTTLE.windowMs);
+  if (byIp.hits > LOGIN_THROTTLE.maxAttemptsPerIp) throw loginThrottled(byIp);
   const accountKey = `login:account:${email.toLowerCase()}`;
-  const [account, byIp] = await Promise.all([
-    deps.rateLimiter.peek(accountKey),
-    deps.rateLimiter.hit(`login:ip:${ip}`, LOGIN_THROTTLE.windowMs),
-  ]);
-  const blocked =
-    account.hits >= LOGIN_THROTTLE.maxFailuresPerAccount
-      ? account
-      : byIp.hits > LOGIN_THROTTLE.maxAttemptsPerIp
-        ? byIp
-        : undefined;
-  if (blocked) throw tooManyRequests(Math.max(1, Math.ceil(blocked.ttlMs / 1000)), 'auth.throttle');
+  const account = await deps.rateLimiter.hit(accountKey, LOGIN_THROTTLE.windowMs);
+  if (account.hits > LOGIN_THROTTLE.maxAttemptsPerAccount) throw loginThrottled(account);
 
   const user = await findUserByEmail(deps.db, email);
   const valid = await verifyPassword(user?.password_hash ?? null, password);
-  if (!user || !valid) {
-    await deps.rateLimiter.hit(accountKey, LOGIN_THROTTLE.windowMs);
-    throw new FieldValidationError({ email: ['auth.failed'] });
-  }
-  if (user.disabled_at) throw new FieldValidationError({ email: ['auth.disabled'] });
+  if (!user || !valid) throw new FieldValidationError({ email: ['auth.failed'] });
   await deps.rateLimiter.clear(accountKey);
+  if (user.disabled_at) throw new FieldValidationError({ email: ['auth.disabled'] });
   return user.id;
+}
+
+function loginThrottled(hit: Hit) {
+  return tooManyRequests(Math.max(1, Math.ceil(hit.ttlMs / 1000)), 'auth.throttle');
 }
 
 /**
