@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '@kontrol/db';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import querystring from 'node:querystring';
 import qs from 'qs';
+import type { DestinationStream } from 'pino';
 import { aclRoutes } from './modules/acl/acl.routes.js';
 import { addressesRoutes } from './modules/addresses/addresses.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -31,12 +32,13 @@ import { authPlugin } from './plugins/auth.js';
 import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
 import { dbPlugin } from './plugins/db.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import type { Metrics } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
 import { serializerCompiler } from './plugins/serializer.js';
+import { loggerOptions } from './plugins/logging.js';
 import { validatorCompiler } from './plugins/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
 import { Gateway } from '@kontrol/gateway';
@@ -60,7 +62,9 @@ declare module 'fastify' {
 export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
+  /** Fastify's logger; by default {@link loggerOptions} at the configured level, into `logStream` if given. */
   logger?: FastifyServerOptions['logger'];
+  logStream?: DestinationStream;
   /**
    * Run the MQTT side in this process: the embedded broker (config.mqttEmbedded), or the external
    * broker's subscriptions (config.mqttUrl). Every API process serves the HTTP ingest and keeps
@@ -82,11 +86,12 @@ export async function buildApp({
   config,
   database,
   logger,
+  logStream,
   runsMqtt = false,
   metrics,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: logger ?? loggerOptions(config.logLevel, logStream),
     trustProxy: config.trustProxy,
     // Bracket-form query strings (`filters[name][operator]=like`) as Laravel clients send them;
     // a flat one (`?page=1`, most requests) takes Node's faster parser, with the same result.
@@ -97,6 +102,8 @@ export async function buildApp({
           : { ...querystring.parse(query, '&', '=', { maxKeys: 1000 }) },
     },
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
   });
   // While shutting down, answers in flight tell the client to close its connection, so no
   // keep-alive socket holds the shutdown open after the last response.

@@ -1,4 +1,4 @@
-import { pickLocale } from '@kontrol/contracts';
+import { pickLocale, translate } from '@kontrol/contracts';
 import { createDb, migrateToLatest } from '@kontrol/db';
 import { Gateway, PortInUseError } from '@kontrol/gateway';
 import Fastify from 'fastify';
@@ -7,8 +7,10 @@ import { listenOrExit } from './lib/listen.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { ConfigError, loadConfig } from './plugins/config.js';
 import { dbPlugin } from './plugins/db.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
+import { loggerOptions } from './plugins/logging.js';
 import { Metrics } from './plugins/metrics.js';
+import { securityHeadersFor } from './plugins/security.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -29,13 +31,22 @@ async function main() {
   const config = loadConfig();
   const metrics = config.metrics ? new Metrics('gateway') : undefined;
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
-  const app = Fastify({ logger: { level: config.logLevel }, trustProxy: config.trustProxy });
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    frameworkErrors,
+    clientErrorHandler,
+  });
   metrics?.instrument(app);
   metrics?.watchDatabase(database);
   app.decorateRequest('locale', 'ru');
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     request.locale = pickLocale(request.headers['accept-language']);
+    reply.headers(securityHeadersFor(request.url));
   });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ message: translate(request.locale, 'http.not_found') }),
+  );
 
   // Whichever process starts first brings the schema up; the others wait on Kysely's lock.
   const { applied } = await migrateToLatest(database.db);

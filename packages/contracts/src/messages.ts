@@ -37,6 +37,22 @@ const catalog = {
     en: 'Too many requests. Please try again in {seconds} seconds.',
   },
   'http.bad_request': { ru: 'Некорректный запрос.', en: 'Bad request.' },
+  'http.bad_url': {
+    ru: 'Некорректный адрес запроса.',
+    en: 'The address of the request is not valid.',
+  },
+  'http.url_too_long': {
+    ru: 'Слишком длинный адрес запроса.',
+    en: 'The address of the request is too long.',
+  },
+  'http.headers_too_large': {
+    ru: 'Слишком большие заголовки запроса.',
+    en: 'The headers of the request are too large.',
+  },
+  'http.request_timeout': {
+    ru: 'Запрос не был получен полностью вовремя.',
+    en: 'The request did not arrive in time.',
+  },
   'http.bad_json': {
     ru: 'Тело запроса не является корректным JSON.',
     en: 'The request body is not valid JSON.',

@@ -1,11 +1,14 @@
-import { formatIssue, translate, type Locale } from '@kontrol/contracts';
+import { formatIssue, pickLocale, translate, type Locale } from '@kontrol/contracts';
 import fp from 'fastify-plugin';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { storageFailure, type StorageFailure } from '@kontrol/db';
 import { BrokerAccountsError } from '@kontrol/gateway';
 import { FieldValidationError, HttpError } from '../lib/http-errors.js';
+import { API_HEADERS, securityHeadersFor } from './security.js';
 
 /** Raised by the route validator with the raw zod issues; formatted per language at answer time. */
 export class RequestValidationError extends Error {
@@ -23,6 +26,8 @@ const FASTIFY_CODES: Record<string, { status: number; key: Parameters<typeof tra
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, key: 'http.bad_json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, key: 'http.bad_json' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, key: 'http.bad_request' },
+  FST_ERR_BAD_URL: { status: 400, key: 'http.bad_url' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, key: 'http.url_too_long' },
 };
 
 /**
@@ -124,6 +129,47 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
     request.log.error({ err: error }, 'unhandled error');
   }
   return send(reply, 500, { message: t('http.server_error') });
+}
+
+/**
+ * Fastify's `frameworkErrors`: the errors it meets while routing (a malformed URL such as
+ * `/api/%ff`, a path parameter over its length), before any hook ran. Answered like every other
+ * error, with the security headers the hooks would have set.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.locale = pickLocale(request.headers['accept-language']);
+  reply.headers(securityHeadersFor(request.url));
+  handleError.call(request.server, error, request, reply);
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; key: Parameters<typeof translate>[1] }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, key: 'http.request_timeout' },
+  HPE_HEADER_OVERFLOW: { status: 431, key: 'http.headers_too_large' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node could not parse (a broken request line, headers
+ * over their limit, a request that did not arrive in time) never reaches Fastify. The answer is
+ * still JSON `{message}` with the API's security headers; with no headers to read a language from,
+ * the message is Russian, the console's default.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, key } = (error.code ? CLIENT_ERRORS[error.code] : undefined) ?? {
+    status: 400,
+    key: 'http.bad_request' as const,
+  };
+  const body = JSON.stringify({ message: translate('ru', key) });
+  const headers = Object.entries({
+    ...API_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}\r\n${body}`);
+  socket.destroy(error);
 }
 
 /** One error shape for the whole API: `{message}`, or `{message, errors}` for 422 (docs/api.md). */

@@ -66,6 +66,15 @@ function isApiAnswer(url: string): boolean {
   return url.startsWith('/api/') && !url.startsWith('/api/docs');
 }
 
+let documentHeaders: Record<string, string> | undefined;
+
+/** The security headers of an answer to `url`: {@link API_HEADERS} for the API, helmet's for the rest. */
+export function securityHeadersFor(url: string): Readonly<Record<string, string>> {
+  if (isApiAnswer(url)) return API_HEADERS;
+  documentHeaders ??= securityHeaders();
+  return documentHeaders;
+}
+
 /**
  * Security headers on every response (CSP, nosniff, frame-ancestors; HSTS only over HTTPS, where it
  * means something): helmet's for pages and files, {@link API_HEADERS} for API answers. And br/gzip
@@ -73,9 +82,8 @@ function isApiAnswer(url: string): boolean {
  */
 export const securityPlugin = fp(
   async (app: FastifyInstance) => {
-    const documentHeaders = securityHeaders();
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isApiAnswer(request.url) ? API_HEADERS : documentHeaders);
+      reply.headers(securityHeadersFor(request.url));
       if (request.protocol === 'https') {
         reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
       }

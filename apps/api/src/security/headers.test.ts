@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { translate, type Locale } from '@kontrol/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAddress, buildOrganisation } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
@@ -139,6 +141,105 @@ describe('security headers', () => {
       const forged = await app.inject({ url, headers: { 'x-forwarded-proto': 'https' } });
       expect(forged.headers['strict-transport-security'], url).toBeUndefined();
     }
+  });
+});
+
+/** One request written as raw bytes over a real socket, and the answer as the server wrote it. */
+async function rawRequest(port: number, request: string) {
+  const bytes = await new Promise<Buffer>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // The server may close as soon as it has answered, before all of a big request is written.
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') resolve(Buffer.concat(chunks));
+      else reject(error);
+    });
+    socket.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+  const text = bytes.toString('utf8');
+  const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers = new Map(
+    headerLines.map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()] as const;
+    }),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+describe("error answers, Fastify's and Node's own included", () => {
+  let port = 0;
+  beforeAll(async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as { port: number }).port;
+  });
+
+  const get = (path: string, language: Locale = 'en', extra = '') =>
+    rawRequest(
+      port,
+      `GET ${path} HTTP/1.1\r\nHost: kontrol.test\r\nAccept-Language: ${language}\r\nConnection: close\r\n${extra}\r\n`,
+    );
+
+  function expectJsonError(
+    answer: Awaited<ReturnType<typeof rawRequest>>,
+    status: number,
+    message: string,
+    api = true,
+  ) {
+    expect(answer.status, answer.body).toBe(status);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.body)).toEqual({ message });
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
+    expect(answer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    if (api) expect(answer.headers.get('content-security-policy')).toBe(API_CSP);
+  }
+
+  it('a malformed URL, in the API and out of it, in the language asked', async () => {
+    expectJsonError(await get('/api/%ff'), 400, translate('en', 'http.bad_url'));
+    expectJsonError(await get('/api/devices/%ff', 'ru'), 400, translate('ru', 'http.bad_url'));
+    expectJsonError(await get('/%ff'), 400, translate('en', 'http.bad_url'), false);
+  });
+
+  it('a path parameter over its length, an unknown route, a method a route does not have', async () => {
+    expectJsonError(await get(`/api/devices/${'1'.repeat(300)}`), 414, translate('en', 'http.url_too_long'));
+    expectJsonError(await get('/api/no-such-route'), 404, translate('en', 'http.not_found'));
+    expectJsonError(
+      await rawRequest(port, 'DELETE /api/login HTTP/1.1\r\nHost: kontrol.test\r\nConnection: close\r\n\r\n'),
+      404,
+      translate('ru', 'http.not_found'),
+    );
+  });
+
+  it('a body over the limit (413) and a content type no route reads (415)', async () => {
+    const post = (type: string, length: number, body = '') =>
+      rawRequest(
+        port,
+        `POST /api/ingest/v1/telemetry HTTP/1.1\r\nHost: kontrol.test\r\nAccept-Language: en\r\n` +
+          `Authorization: Bearer nobody\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    expectJsonError(
+      await post('application/json', 50_000_000),
+      413,
+      translate('en', 'http.payload_too_large'),
+    );
+    expectJsonError(await post('text/xml', 3, '<a>'), 415, translate('en', 'http.unsupported_media'));
+  });
+
+  it('a request Node cannot parse: a broken request line (400), headers over their limit (431)', async () => {
+    expectJsonError(
+      await rawRequest(port, 'NOT AN HTTP REQUEST\r\n\r\n'),
+      400,
+      translate('ru', 'http.bad_request'),
+    );
+    expectJsonError(
+      await get('/api/users/auth', 'en', `X-Filler: ${'a'.repeat(40_000)}\r\n`),
+      431,
+      translate('ru', 'http.headers_too_large'),
+    );
   });
 });
 

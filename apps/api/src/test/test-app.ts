@@ -1,6 +1,7 @@
 import type { Database } from '@kontrol/db';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../plugins/config.js';
@@ -18,7 +19,7 @@ export interface TestApp {
 /** The real API on a real, empty, migrated database of its own; nothing is mocked. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { runsMqtt?: boolean; metrics?: Metrics } = {},
+  options: { runsMqtt?: boolean; metrics?: Metrics; logStream?: DestinationStream } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -38,7 +39,9 @@ export async function buildTestApp(
   const app = await buildApp({
     config,
     database: database.handle,
-    logger: false,
+    // Silent unless a test reads the log (its level is then the env's LOG_LEVEL).
+    logger: options.logStream ? undefined : false,
+    logStream: options.logStream,
     runsMqtt: options.runsMqtt ?? false,
     metrics: options.metrics,
   });

@@ -28,7 +28,7 @@ function retryDelayMs(attempts: number) {
 /**
  * The e-mail outbox. Messages are written to the database in the same request that causes them,
  * then a sender delivers them over SMTP and retries with back-off. Without `SMTP_URL` they are kept
- * (`held`) and their text, links included, goes to the log.
+ * (`held`), to be read with the operator tool's `mail:show`.
  */
 export class MailService {
   private readonly transport: Transporter | undefined;
@@ -65,9 +65,10 @@ export class MailService {
       created_at: now,
     });
     if (!this.transport) {
+      // Its text is not logged: links in it sign in, reset passwords and verify addresses.
       this.log.info(
         { mailId: id, to: mail.to, subject: mail.subject },
-        `mail kept in the outbox (SMTP_URL is not set):\n${mail.text}`,
+        'mail kept in the outbox (SMTP_URL is not set); read it with `npm run kontrol -- mail:show --email <to>`',
       );
     } else if (this.timer && due) {
       // A sender is running: deliver now rather than at its next tick.
