@@ -61,6 +61,7 @@ const envSchema = z.object({
   BILLING_CHARGE_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default('off'),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  LIVE_SESSION_CHECK_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
 });
 
 export interface Config {
@@ -124,6 +125,8 @@ export interface Config {
   };
   /** Prometheus metrics on a port of their own (docs/deployment.md); false: none. */
   metrics: { host: string; port: number } | false;
+  /** How often open live streams look at their session, user and modules again (s). */
+  liveSessionCheckSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -183,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chargeCheckMinutes: e.BILLING_CHARGE_CHECK_MINUTES,
     },
     metrics: e.METRICS_PORT === 'off' ? false : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+    liveSessionCheckSeconds: e.LIVE_SESSION_CHECK_SECONDS,
   };
 }
 

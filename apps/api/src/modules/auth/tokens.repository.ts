@@ -19,6 +19,21 @@ export function findLiveAccessToken(db: Kysely<Database>, tokenHash: string, now
     .executeTakeFirst();
 }
 
+/** The user of a personal access token that still works (not deleted, not expired). */
+export async function findLiveAccessTokenUser(
+  db: Kysely<Database>,
+  id: number,
+  now: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('personal_access_tokens')
+    .select('user_id')
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
 /** Deletes a single-use token; true only for the one caller that actually consumed it. */
 export async function consumeAccessToken(db: Kysely<Database>, id: number) {
   const result = await db.deleteFrom('personal_access_tokens').where('id', '=', id).executeTakeFirst();

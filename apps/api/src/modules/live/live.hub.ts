@@ -1,17 +1,21 @@
 import {
   DEVICE_STATES,
+  DEVICE_VIEWING_MODULES,
+  EVENT_READER_MODULES,
   LIVE_EVENTS,
   LIVE_HEARTBEAT_MS,
   LIVE_MAX_NOTIFICATIONS,
   LIVE_MAX_SAMPLES,
   LIVE_POLL_MS,
   LIVE_RETRY_MS,
+  LIVE_SAMPLE_MODULES,
   MAX_CLOCK_AHEAD_MS,
   type LiveDevice,
   type LiveDeviceEventsEvent,
   type LiveDevicesEvent,
   type LiveNotificationsEvent,
   type LiveSamplesEvent,
+  type ModuleSlug,
 } from '@kontrol/contracts';
 
 type LiveSeries = LiveSamplesEvent['data'][number];
@@ -19,6 +23,9 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { nowIso } from '../../lib/time.js';
+import { findLiveSessionWithUser } from '../auth/sessions.repository.js';
+import { findLiveAccessTokenUser } from '../auth/tokens.repository.js';
 import { deliveryPlan, settingsFromRow } from '../notification-delivery/delivery-plan.js';
 import { findSettings } from '../notification-delivery/notification-delivery.repository.js';
 import {
@@ -30,6 +37,7 @@ import {
   type RecentNotification,
   type ReportedDevice,
 } from './live.repository.js';
+import { loadCurrentUser, type CurrentUser } from '../users/users.repository.js';
 
 /**
  * Devices are looked for among those whose newest sample is at most this old (by the device's
@@ -56,6 +64,19 @@ const NOTIFICATIONS_WINDOW_MS = 60_000;
 /** Most rows one look reads (a storm): the newest; the rest stay in the list. */
 const NOTIFICATIONS_READ_LIMIT = 1_000;
 
+/** What a user's modules let their stream carry (docs/live-updates.md, "Who gets what"). */
+export function liveGrants(user: Pick<CurrentUser, 'moduleSlugs'>) {
+  const holds = (modules: readonly ModuleSlug[]) => modules.some((slug) => user.moduleSlugs.has(slug));
+  return {
+    devices: holds(DEVICE_VIEWING_MODULES),
+    events: holds(EVENT_READER_MODULES),
+    samples: holds(LIVE_SAMPLE_MODULES),
+  };
+}
+
+/** What signed a stream in: a session (the hash of its id) or a personal access token (its id). */
+export type LiveCredential = { session: string } | { accessToken: number };
+
 export interface LiveSubscriber {
   organisationId: number;
   /** The signed-in user: their own notifications are sent to them (docs/notifications.md). */
@@ -71,7 +92,21 @@ export interface LiveSubscriber {
   cursors: Map<number, number>;
   /** The event id the browser last had (a reconnect): devices that reported since are sent at once. */
   lastEventId: number | undefined;
+  /** Looked at again every `sessionCheckMs`: a stream ends soon after its credential or access does. */
+  credential: LiveCredential;
   stream: ServerResponse;
+}
+
+/** Whether `user` (as the credential finds them now) could open `subscriber`'s stream as it is. */
+function stillGranted(subscriber: LiveSubscriber, user: CurrentUser | undefined): boolean {
+  if (!user || user.id !== subscriber.userId || user.organisationId !== subscriber.organisationId)
+    return false;
+  const grants = liveGrants(user);
+  return (
+    grants.devices === subscriber.devices &&
+    grants.events === subscriber.events &&
+    (subscriber.cursors.size === 0 || grants.samples)
+  );
 }
 
 function toLiveDevice(row: ReportedDevice): LiveDevice {
@@ -105,11 +140,14 @@ export class LiveHub {
   private readonly listeningSince = new Map<number, string>();
   private poll: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  private accessCheck: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
+    /** How often the open streams' sessions, tokens, users and modules are looked at again. */
+    private readonly sessionCheckMs: number,
   ) {}
 
   get size(): number {
@@ -167,21 +205,66 @@ export class LiveHub {
     };
     this.poll = setTimeout(loop, LIVE_POLL_MS);
     this.heartbeat = setInterval(() => {
-      for (const subscriber of this.subscribers) subscriber.stream.write(': ping\n\n');
+      for (const subscriber of this.subscribers)
+        if (!subscriber.stream.writableEnded) subscriber.stream.write(': ping\n\n');
     }, LIVE_HEARTBEAT_MS);
     this.heartbeat.unref();
+    this.accessCheck = setInterval(() => void this.recheckAccess(), this.sessionCheckMs);
+    this.accessCheck.unref();
   }
 
   private idle() {
     clearTimeout(this.poll);
     clearInterval(this.heartbeat);
+    clearInterval(this.accessCheck);
     this.poll = undefined;
     this.heartbeat = undefined;
+    this.accessCheck = undefined;
     this.seen.clear();
     this.eventsSince = undefined;
     this.eventsSentAt.clear();
     this.notificationsSeen.clear();
     this.listeningSince.clear();
+  }
+
+  /**
+   * Ends the streams that their caller could no longer open as they are: the session ended (logout,
+   * a password change or reset elsewhere, expiry) or the token was revoked, the user was disabled,
+   * or their modules no longer give the stream what it carries (or now give more). The browser
+   * reconnects and gets a 401 or a stream of what it may see now. Streams sharing a credential
+   * share one look; if the database does not answer, streams go on until the next check.
+   */
+  async recheckAccess(): Promise<void> {
+    const now = nowIso();
+    const lookups = new Map<string, Promise<CurrentUser | undefined>>();
+    for (const subscriber of [...this.subscribers]) {
+      const { credential } = subscriber;
+      const key =
+        'session' in credential ? `session:${credential.session}` : `token:${credential.accessToken}`;
+      let lookup = lookups.get(key);
+      if (!lookup) {
+        lookup = this.userOf(credential, now);
+        lookups.set(key, lookup);
+      }
+      let user: CurrentUser | undefined;
+      try {
+        user = await lookup;
+      } catch (error) {
+        this.log.warn({ err: error }, "live updates: checking the streams' sessions failed");
+        return;
+      }
+      if (!this.subscribers.has(subscriber) || stillGranted(subscriber, user)) continue;
+      this.log.info({ userId: subscriber.userId }, 'live stream ended: its session or access changed');
+      this.subscribers.delete(subscriber);
+      subscriber.stream.end();
+    }
+  }
+
+  private async userOf(credential: LiveCredential, now: string): Promise<CurrentUser | undefined> {
+    if ('session' in credential)
+      return (await findLiveSessionWithUser(this.db, credential.session, now))?.user;
+    const userId = await findLiveAccessTokenUser(this.db, credential.accessToken, now);
+    return userId === undefined ? undefined : loadCurrentUser(this.db, userId);
   }
 
   private organisations(): number[] {

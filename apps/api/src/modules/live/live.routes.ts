@@ -1,22 +1,15 @@
-import {
-  DEVICE_VIEWING_MODULES,
-  EVENT_READER_MODULES,
-  LIVE_PATH,
-  LIVE_SAMPLE_MODULES,
-  liveQuerySchema,
-  type ModuleSlug,
-} from '@kontrol/contracts';
+import { LIVE_PATH, liveQuerySchema } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { FieldValidationError, forbidden } from '../../lib/http-errors.js';
+import { FieldValidationError, forbidden, unauthenticated } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { LiveHub } from './live.hub.js';
+import { LiveHub, liveGrants, type LiveCredential } from './live.hub.js';
 import { countOwnDevices } from './live.repository.js';
 
 /** `GET /api/live`: the organisation's live updates as Server-Sent Events (docs/live-updates.md). */
 export async function liveRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const hub = new LiveHub(app.db, app.log);
+  const hub = new LiveHub(app.db, app.log, app.config.liveSessionCheckSeconds * 1000);
   app.addHook('preClose', (done) => {
     hub.close();
     done();
@@ -34,23 +27,31 @@ export async function liveRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      const holds = (modules: readonly ModuleSlug[]) => modules.some((slug) => user.moduleSlugs.has(slug));
+      const grants = liveGrants(user);
       const samplesOf = request.query.devices ?? [];
       if (samplesOf.length > 0) {
-        if (!holds(LIVE_SAMPLE_MODULES)) throw forbidden();
+        if (!grants.samples) throw forbidden();
         if ((await countOwnDevices(app.db, user.organisationId, samplesOf)) !== samplesOf.length)
           throw new FieldValidationError({ devices: ['field.exists'] });
       }
+      const credential: LiveCredential | undefined =
+        request.authVia === 'token' && request.accessTokenId !== undefined
+          ? { accessToken: request.accessTokenId }
+          : request.session
+            ? { session: request.session.id }
+            : undefined;
+      if (!credential) throw unauthenticated();
       const lastEventId = Number(request.headers['last-event-id']);
       const cursors = await hub.startingCursors(samplesOf);
       reply.hijack();
       hub.add({
         organisationId: user.organisationId,
         userId: user.id,
-        devices: holds(DEVICE_VIEWING_MODULES),
-        events: holds(EVENT_READER_MODULES),
+        devices: grants.devices,
+        events: grants.events,
         cursors,
         lastEventId: Number.isSafeInteger(lastEventId) && lastEventId > 0 ? lastEventId : undefined,
+        credential,
         stream: reply.raw,
       });
     },

@@ -11,10 +11,12 @@ import {
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation, buildSmartDevice, buildUser, type BuiltUser } from '../../test/builders.js';
+import { createPersonalAccessToken } from '../auth/auth.service.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
 
-const t = useTestApp();
+// Streams look at their sessions again every second here (30 s by default).
+const t = useTestApp({ env: { LIVE_SESSION_CHECK_SECONDS: '1' } });
 let origin = '';
 const open: AbortController[] = [];
 
@@ -35,7 +37,23 @@ interface LiveEvent {
 /** A browser's EventSource, by hand: the parsed events as they arrive. */
 class Stream {
   readonly events: LiveEvent[] = [];
+  /** Set when the server ended the stream. */
+  ended: Promise<void> | undefined;
+  endedAt: number | undefined;
   constructor(readonly status: number) {}
+
+  /** Resolves when the server ends the stream; fails the test if it has not within `timeoutMs`. */
+  async waitForEnd(timeoutMs = 8_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the server did not end the stream')), timeoutMs);
+    });
+    try {
+      await Promise.race([this.ended, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   async waitFor(predicate: (event: LiveEvent) => boolean, timeoutMs = 8_000): Promise<LiveEvent> {
     const deadline = Date.now() + timeoutMs;
@@ -67,12 +85,15 @@ async function connect(
   }
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
+  stream.ended = (async () => {
     let buffer = '';
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          stream.endedAt = Date.now();
+          return;
+        }
         buffer += value;
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -93,7 +114,8 @@ async function connect(
         }
       }
     } catch {
-      // Aborted at the end of the test.
+      // Aborted at the end of the test: never resolves as "ended by the server".
+      await new Promise(() => undefined);
     }
   })();
   return stream;
@@ -396,5 +418,107 @@ describe('GET /api/live: notifications (the web channel)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(titles(pickyStream)).toEqual(['Wanted']);
     expect(titles(mutedStream)).toEqual([]);
+  });
+});
+
+describe('GET /api/live: a stream ends soon after its access does', () => {
+  /** Another user of the organisation, whose stream must go on through everything below. */
+  async function bystander(organisationId: number) {
+    const user = await buildUser(t.db, organisationId, { modules: ['devices'] });
+    const stream = await connect(await signedIn(user.email, user.password));
+    expect(stream.status).toBe(200);
+    return stream;
+  }
+
+  async function expectStillStreaming(stream: Stream, organisationId: number) {
+    const device = await buildSmartDevice(t.db, organisationId);
+    await ingest(device.credential, [sample(Date.now() - 1_000)]);
+    await stream.waitFor(devicesEvent(device.id));
+    expect(stream.endedAt).toBeUndefined();
+  }
+
+  it('logout', async () => {
+    const org = await buildOrganisation(t.db);
+    const others = await bystander(org.organisationId);
+    const client = await signedIn(org.admin.email, org.admin.password);
+    const stream = await connect(client);
+    expect((await client.post('/api/logout', {})).statusCode).toBeLessThan(300);
+    await stream.waitForEnd();
+    // Reconnecting with the ended session is refused.
+    expect((await connect(client)).status).toBe(401);
+    await expectStillStreaming(others, org.organisationId);
+  });
+
+  it('a personal access token revoked (logout with the token)', async () => {
+    const org = await buildOrganisation(t.db);
+    const token = await createPersonalAccessToken(
+      { db: t.db, mail: t.app.mail, rateLimiter: t.app.rateLimiter, appUrl: t.config.appUrl },
+      org.admin.id,
+      'kitchen display',
+    );
+    const bearer = { authorization: `Bearer ${token}` };
+    const stream = await connect(new TestClient(t.app), '', bearer);
+    expect(stream.status).toBe(200);
+    const revoked = await t.app.inject({ method: 'POST', url: '/api/logout', headers: bearer });
+    expect(revoked.statusCode, revoked.body).toBeLessThan(300);
+    await stream.waitForEnd();
+    expect((await connect(new TestClient(t.app), '', bearer)).status).toBe(401);
+  });
+
+  it("a password change elsewhere ends the other sessions' streams, not the changing one's", async () => {
+    const org = await buildOrganisation(t.db);
+    const user = await buildUser(t.db, org.organisationId, { modules: ['devices'] });
+    const phone = await signedIn(user.email, user.password);
+    const laptop = await signedIn(user.email, user.password);
+    const onPhone = await connect(phone);
+    const onLaptop = await connect(laptop);
+    const changed = await laptop.put('/api/user/password', {
+      current_password: user.password,
+      password: 'harbour-ladle-kettle-9',
+      password_confirmation: 'harbour-ladle-kettle-9',
+    });
+    expect(changed.statusCode, changed.body).toBeLessThan(300);
+    await onPhone.waitForEnd();
+    await expectStillStreaming(onLaptop, org.organisationId);
+  });
+
+  it('the user disabled by an admin', async () => {
+    const org = await buildOrganisation(t.db);
+    const admin = await signedIn(org.admin.email, org.admin.password);
+    const adminStream = await connect(admin);
+    const user = await buildUser(t.db, org.organisationId, { modules: ['devices'] });
+    const stream = await connect(await signedIn(user.email, user.password));
+    expect(stream.status).toBe(200);
+    const disabled = await admin.put(`/api/users/${user.id}`, { disabled: true });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    await stream.waitForEnd();
+    await expectStillStreaming(adminStream, org.organisationId);
+  });
+
+  it("the user's access role losing the module the stream needed; the reconnected stream carries what is left", async () => {
+    const org = await buildOrganisation(t.db);
+    const admin = await signedIn(org.admin.email, org.admin.password);
+    const adminStream = await connect(admin);
+    const user = await buildUser(t.db, org.organisationId, { modules: ['devices', 'requests'] });
+    const client = await signedIn(user.email, user.password);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const stream = await connect(client, `?devices=${device.id}`);
+    expect(stream.status).toBe(200);
+
+    const requests = await t.db
+      .selectFrom('acl_modules')
+      .select('id')
+      .where('slug', '=', 'requests')
+      .executeTakeFirstOrThrow();
+    const updated = await admin.post(`/api/acl/role/${user.roleId}`, { module_ids: [requests.id] });
+    expect(updated.statusCode, updated.body).toBe(200);
+    await stream.waitForEnd();
+
+    expect((await connect(client, `?devices=${device.id}`)).status).toBe(403);
+    const reconnected = await connect(client);
+    expect(reconnected.status).toBe(200);
+    await ingest(device.credential, [sample(Date.now() - 1_000)]);
+    await adminStream.waitFor(devicesEvent(device.id));
+    expect(reconnected.events.some(devicesEvent(device.id))).toBe(false);
   });
 });
