@@ -14,6 +14,7 @@ import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js
 import { deviceServiceLogRoutes } from './modules/devices/device-service-log.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { LiveHub } from './modules/live/live.hub.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { TelegramService } from './modules/telegram/telegram.service.js';
@@ -52,6 +53,8 @@ declare module 'fastify' {
     telegram: TelegramService;
     /** Hands new notifications to e-mail and Telegram (docs/notifications.md); server.ts starts it. */
     notifier: NotificationDispatcher;
+    /** This process's live streams, `GET /api/live` (docs/live-updates.md). */
+    live: LiveHub;
     /** Fleet lists kept while the organisation's fleet has not changed (lib/fleet-answers.ts). */
     fleetAnswers: FleetAnswers;
     /** The device side: telemetry ingest, and the embedded MQTT broker in the process that runs it. */
@@ -136,6 +139,12 @@ export async function buildApp({
     onTelegramQueued: () => telegram.wake(),
   });
   app.decorate('notifier', notifier);
+  const live = new LiveHub(database.db, app.log, config.liveSessionCheckSeconds * 1000);
+  app.decorate('live', live);
+  app.addHook('preClose', (done) => {
+    live.close();
+    done();
+  });
   app.addHook('onClose', () => notifier.stop());
   app.addHook('onClose', () => mail.stop());
   app.addHook('onClose', () => telegram.stop());

@@ -48,6 +48,11 @@ const RECENT_WINDOW_MS = 10 * 60_000;
 const STREAM_LIFETIME_MS = 10 * 60_000;
 /** A client this far behind (unsent bytes) is cut off; it reconnects and catches up. */
 const MAX_BUFFERED_BYTES = 1 << 20;
+/**
+ * An ended stream whose reader has not taken its last bytes within this long is destroyed: a
+ * reader that stopped reading would otherwise hold its socket, and the server's memory, for good.
+ */
+const ENDING_GRACE_MS = 5_000;
 
 /**
  * A new stream is first sent the samples of its devices' last minute (by their clocks), so that
@@ -154,6 +159,14 @@ export class LiveHub {
     return this.subscribers.size;
   }
 
+  /** The open streams: whose, and how many bytes each has not yet handed to its socket. */
+  streams(): { userId: number; bufferedBytes: number }[] {
+    return [...this.subscribers].map((subscriber) => ({
+      userId: subscriber.userId,
+      bufferedBytes: subscriber.stream.writableLength,
+    }));
+  }
+
   /** Where a new stream's samples of `deviceIds` start: a minute before each device's newest. */
   async startingCursors(deviceIds: readonly number[]): Promise<Map<number, number>> {
     const newest =
@@ -161,39 +174,87 @@ export class LiveHub {
     return new Map(deviceIds.map((id) => [id, Math.max(0, (newest.get(id) ?? 0) - REPLAY_MS)]));
   }
 
-  /** Starts streaming to `subscriber`; the stream's headers must not have been sent yet. */
+  /**
+   * Starts streaming to `subscriber`; the stream's headers must not have been sent yet. The stream
+   * is the raw response of a hijacked reply, outside Fastify's error handling: every write goes
+   * through {@link write}, and its errors end it here instead of the process.
+   */
   add(subscriber: LiveSubscriber): void {
     const { stream } = subscriber;
+    stream.on('error', (error) => {
+      this.log.debug({ err: error, userId: subscriber.userId }, 'live stream failed');
+      this.end(subscriber, 'destroy');
+    });
+    stream.on('close', () => this.forget(subscriber));
+    // The server is closing, or the browser went away while the stream was being set up.
+    if (this.closed || stream.destroyed || !stream.socket || stream.socket.destroyed) {
+      stream.destroy();
+      return;
+    }
     stream.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       'x-accel-buffering': 'no',
       connection: 'keep-alive',
     });
-    stream.write(`retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
     this.subscribers.add(subscriber);
     if (!this.listeningSince.has(subscriber.userId))
       this.listeningSince.set(subscriber.userId, new Date().toISOString());
-    const lifetime = setTimeout(() => stream.end(), STREAM_LIFETIME_MS);
+    const lifetime = setTimeout(() => this.end(subscriber, 'end'), STREAM_LIFETIME_MS);
     lifetime.unref();
-    stream.on('close', () => {
-      clearTimeout(lifetime);
-      this.subscribers.delete(subscriber);
-      // A user who comes back is looked at afresh: what came meanwhile is in their list.
-      if (![...this.subscribers].some((other) => other.userId === subscriber.userId))
-        this.listeningSince.delete(subscriber.userId);
-      if (this.subscribers.size === 0) this.idle();
-    });
+    stream.once('close', () => clearTimeout(lifetime));
+    this.write(subscriber, `retry: ${LIVE_RETRY_MS}\n: connected\n\n`);
     if (subscriber.lastEventId !== undefined) void this.catchUp(subscriber, subscriber.lastEventId);
-    if (this.closed) stream.end();
-    else this.wake();
+    this.wake();
   }
 
   /** Ends every stream (the server is closing). */
   close(): void {
     this.closed = true;
-    for (const subscriber of this.subscribers) subscriber.stream.end();
+    for (const subscriber of [...this.subscribers]) this.end(subscriber, 'end');
     this.idle();
+  }
+
+  /**
+   * Ends a stream, and from this moment nothing more is written to it. `end` lets the reader take
+   * what was sent (and reconnect), within {@link ENDING_GRACE_MS}; `destroy` (a reader too far
+   * behind, or a failed stream) closes the socket at once, dropping what it had not taken.
+   */
+  private end(subscriber: LiveSubscriber, how: 'end' | 'destroy'): void {
+    const { stream } = subscriber;
+    this.forget(subscriber);
+    if (how === 'destroy' || stream.writableLength > 0) {
+      stream.destroy();
+      return;
+    }
+    if (!stream.writableEnded) stream.end();
+    const grace = setTimeout(() => stream.destroy(), ENDING_GRACE_MS);
+    grace.unref();
+    stream.once('close', () => clearTimeout(grace));
+  }
+
+  /** Takes a subscriber out of the hub (it may already be out); the last one stops the polling. */
+  private forget(subscriber: LiveSubscriber): void {
+    if (!this.subscribers.delete(subscriber)) return;
+    // A user who comes back is looked at afresh: what came meanwhile is in their list.
+    if (![...this.subscribers].some((other) => other.userId === subscriber.userId))
+      this.listeningSince.delete(subscriber.userId);
+    if (this.subscribers.size === 0) this.idle();
+  }
+
+  /**
+   * Writes to a stream still in the hub. A stream whose reader is more than MAX_BUFFERED_BYTES
+   * behind is destroyed instead: it reconnects and catches up, or it was never reading.
+   */
+  private write(subscriber: LiveSubscriber, chunk: string): void {
+    const { stream } = subscriber;
+    if (!this.subscribers.has(subscriber) || stream.writableEnded || stream.destroyed) return;
+    if (stream.writableLength > MAX_BUFFERED_BYTES) {
+      this.log.info({ userId: subscriber.userId }, 'live stream cut off: its reader is 1 MB behind');
+      this.end(subscriber, 'destroy');
+      return;
+    }
+    stream.write(chunk);
   }
 
   private wake() {
@@ -205,8 +266,7 @@ export class LiveHub {
     };
     this.poll = setTimeout(loop, LIVE_POLL_MS);
     this.heartbeat = setInterval(() => {
-      for (const subscriber of this.subscribers)
-        if (!subscriber.stream.writableEnded) subscriber.stream.write(': ping\n\n');
+      for (const subscriber of [...this.subscribers]) this.write(subscriber, ': ping\n\n');
     }, LIVE_HEARTBEAT_MS);
     this.heartbeat.unref();
     this.accessCheck = setInterval(() => void this.recheckAccess(), this.sessionCheckMs);
@@ -255,8 +315,7 @@ export class LiveHub {
       }
       if (!this.subscribers.has(subscriber) || stillGranted(subscriber, user)) continue;
       this.log.info({ userId: subscriber.userId }, 'live stream ended: its session or access changed');
-      this.subscribers.delete(subscriber);
-      subscriber.stream.end();
+      this.end(subscriber, 'end');
     }
   }
 
@@ -493,12 +552,6 @@ export class LiveHub {
   }
 
   private send(subscriber: LiveSubscriber, event: string, payload: unknown, id: number) {
-    const { stream } = subscriber;
-    if (stream.writableEnded) return;
-    if (stream.writableLength > MAX_BUFFERED_BYTES) {
-      stream.end();
-      return;
-    }
-    stream.write(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+    this.write(subscriber, `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
   }
 }

@@ -3,17 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FieldValidationError, forbidden, unauthenticated } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { LiveHub, liveGrants, type LiveCredential } from './live.hub.js';
+import { liveGrants, type LiveCredential } from './live.hub.js';
 import { countOwnDevices } from './live.repository.js';
 
-/** `GET /api/live`: the organisation's live updates as Server-Sent Events (docs/live-updates.md). */
+/**
+ * `GET /api/live`: the organisation's live updates as Server-Sent Events (docs/live-updates.md),
+ * kept by the app's live hub (`app.live`, live.hub.ts).
+ */
 export async function liveRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const hub = new LiveHub(app.db, app.log, app.config.liveSessionCheckSeconds * 1000);
-  app.addHook('preClose', (done) => {
-    hub.close();
-    done();
-  });
+  const hub = app.live;
 
   app.get(LIVE_PATH, {
     config: { access: 'user' },
