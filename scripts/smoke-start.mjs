@@ -3,13 +3,15 @@
 // ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
 // API_WORKERS=2, where one API process is killed and must be replaced and the first process's
 // /metrics counts both. Both runs put the embedded MQTT broker on a free port of their own and check
-// that it answers. Last, `npm run start:gateway` alone.
+// that it answers. The default run also kills its serving process, which must be started again with
+// a device's MQTT session reconnecting to it. Last, `npm run start:gateway` alone.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** @returns {Promise<number>} */
@@ -27,7 +29,7 @@ const mqttPort = await freePort();
  * `check(server)` if given, then SIGTERM ends it with exit 0.
  * @param {string} label
  * @param {Record<string, string>} env
- * @param {(server: import('node:child_process').ChildProcess, base: string, fail: (m: string) => never) => Promise<void>} [check]
+ * @param {(server: import('node:child_process').ChildProcess, base: string, fail: (m: string) => never, output: () => string) => Promise<void>} [check]
  */
 async function smoke(label, env, check) {
   const dir = mkdtempSync(join(tmpdir(), 'kontrol-smoke-'));
@@ -100,7 +102,7 @@ async function smoke(label, env, check) {
   });
   if (!broker) fail(`the embedded MQTT broker does not listen on MQTT_PORT ${mqttPort}`);
 
-  if (check) await check(server, base, fail);
+  if (check) await check(server, base, fail, () => output);
 
   server.kill('SIGTERM');
   const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
@@ -122,8 +124,87 @@ function childrenOf(pid) {
     .map(Number);
 }
 
-await smoke('one process', {});
-console.log('smoke: npm start works — ready, demo login, console served, graceful shutdown');
+/** A signed-in session of the demo user: `call(method, path, body)` answers the parsed JSON. */
+/** @param {string} base @param {(m: string) => never} fail */
+async function demoSession(base, fail) {
+  const csrf = await fetch(`${base}/sanctum/csrf-cookie`);
+  const cookies = new Map(csrf.headers.getSetCookie().map((c) => c.split(';')[0].split('=')));
+  const header = () => ({
+    'content-type': 'application/json',
+    cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    'x-xsrf-token': decodeURIComponent(cookies.get('XSRF-TOKEN') ?? ''),
+  });
+  /** @param {string} method @param {string} path @param {unknown} [body] */
+  const call = async (method, path, body) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: header(),
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [name, value] = c.split(';')[0].split('=');
+      cookies.set(name, value);
+    }
+    if (!res.ok) fail(`${method} ${path} answered ${res.status}`);
+    return res.json();
+  };
+  await call('POST', '/api/login', { email: 'demo@example.com', password: 'demo1234' });
+  return call;
+}
+
+await smoke('one process', {}, async (server, base, fail, output) => {
+  // A device on the embedded broker, with a credential issued for this test.
+  const call = await demoSession(base, fail);
+  const devices = await call('GET', '/api/devices/?per_page=100');
+  // The simulator plays the first 12 smart devices with credentials of its own: take the last one.
+  const smart = devices.data.filter((each) => each.controller_id).sort((a, b) => a.id - b.id);
+  if (smart.length <= 12) fail('the demo has no smart device the simulator leaves alone');
+  const device = smart.at(-1);
+  const issued = await call('POST', `/api/devices/${device.id}/credential`, {});
+  const client = mqtt.connect(`mqtt://127.0.0.1:${mqttPort}`, {
+    clientId: device.controller_id,
+    username: device.controller_id,
+    password: issued.data.credential,
+    reconnectPeriod: 500,
+    connectTimeout: 5_000,
+  });
+  const topic = `kontrol/v1/${device.controller_id}/telemetry`;
+  const publish = (ts) =>
+    new Promise((resolve, reject) =>
+      client.publish(topic, JSON.stringify([{ ts, current: 1.5, state: 'idle' }]), { qos: 1 }, (error) =>
+        error ? reject(error) : resolve(undefined),
+      ),
+    );
+  await publish(Date.now() - 2_000);
+
+  // The serving process dies: the supervisor starts it again, and the device reconnects to it.
+  const [serving] = childrenOf(/** @type {number} */ (server.pid));
+  if (!serving) fail('npm start has no serving process under its supervisor');
+  process.kill(serving, 'SIGKILL');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const now = childrenOf(/** @type {number} */ (server.pid));
+    let ready = false;
+    try {
+      ready = (await fetch(`${base}/readyz`)).ok;
+    } catch {
+      // not listening yet
+    }
+    if (ready && now.length === 1 && now[0] !== serving) break;
+    if (Date.now() > deadline) fail('the killed serving process was not started again within 60 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const acknowledged = await Promise.race([
+    publish(Date.now() - 1_000).then(() => true),
+    new Promise((r) => setTimeout(() => r(false), 30_000)),
+  ]);
+  client.end(true);
+  if (!acknowledged) fail('the device did not get its sample acknowledged after the restart');
+  if (!output().includes('starting it again')) fail('the supervisor did not log the restart');
+});
+console.log(
+  'smoke: npm start works — ready, demo login, console served, a killed serving process started again with its MQTT device reconnecting, graceful shutdown',
+);
 
 const metricsPort = await freePort();
 await smoke(

@@ -113,6 +113,9 @@ export async function startServer({ env = {}, nodeArgs = [] } = {}) {
       CONSOLE_DIST: consoleDist,
       // The embedded MQTT broker on a free port (1883 may be another broker's).
       MQTT_PORT: '0',
+      // The server is this process itself, not a supervisor's child: what is measured, killed and
+      // started again by its caller is the process that serves.
+      RESTART_ON_CRASH: '0',
       ...env,
     },
     stdio: ['ignore', log, log],

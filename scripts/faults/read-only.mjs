@@ -189,6 +189,7 @@ await runScenario(
         MQTT_PORT: 'off',
         DEMO: '0',
         LOG_LEVEL: 'warn',
+        RESTART_ON_CRASH: '0',
       },
       encoding: 'utf8',
       timeout: 20_000,

@@ -3,6 +3,7 @@ import { createDb, migrateToLatest } from '@kontrol/db';
 import { Gateway, PortInUseError } from '@kontrol/gateway';
 import Fastify from 'fastify';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
+import { installCrashLogging } from './lib/crash-logging.js';
 import { listenOrExit } from './lib/listen.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { ConfigError, loadConfig } from './plugins/config.js';
@@ -28,6 +29,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * written) and exits.
  */
 async function main() {
+  installCrashLogging('gateway');
   const config = loadConfig();
   const metrics = config.metrics ? new Metrics('gateway') : undefined;
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });

@@ -5,6 +5,7 @@ import { Gateway, PortInUseError } from '@kontrol/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.js';
+import { installCrashLogging } from './lib/crash-logging.js';
 import { listenOrExit } from './lib/listen.js';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
 import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
@@ -17,17 +18,27 @@ import { Metrics } from './plugins/metrics.js';
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const SHUTDOWN_GRACE_MS = 10_000;
 const WORKER_RESTART_DELAY_MS = 1_000;
+/** The supervised server's restarts back off up to this long while it keeps dying soon after start. */
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A server that ran this long before dying is restarted after WORKER_RESTART_DELAY_MS again. */
+const STABLE_UPTIME_MS = 60_000;
+/** Set by {@link superviseOne} on its child: this process is the whole server, not an API-only worker. */
+const WHOLE_SERVER_ENV = 'KONTROL_WHOLE_SERVER';
 
 /**
  * `npm start`: migrate, seed the demo on an empty database, serve the API and the console, and
  * shut down gracefully on SIGTERM/SIGINT (stop accepting, finish in-flight requests, close the
- * database). With API_WORKERS above 1 this process prepares the database, then starts that many
- * API processes sharing the port (node:cluster) and keeps them running.
+ * database). By default this process supervises one child that does all that and starts it again
+ * when it dies (RESTART_ON_CRASH). With API_WORKERS above 1 this process prepares the database,
+ * then starts that many API processes sharing the port (node:cluster) and keeps them running.
  */
 async function main() {
+  installCrashLogging(cluster.isPrimary ? 'primary' : 'worker');
   const config = loadConfig();
-  if (config.workers > 1 && cluster.isPrimary) return supervise(config);
-  return serve(config, { prepareDatabase: cluster.isPrimary });
+  if (cluster.isPrimary && config.workers > 1) return supervise(config);
+  if (cluster.isPrimary && config.restartOnCrash) return superviseOne(config);
+  // The whole server: unsupervised, or the child of superviseOne; else an API-only worker of supervise.
+  return serve(config, { whole: cluster.isPrimary || process.env[WHOLE_SERVER_ENV] === '1' });
 }
 
 /** Migrations and the demo seed, once, before any API process serves. */
@@ -121,16 +132,76 @@ async function supervise(config: Config) {
   log.info(`Kontrol is starting ${config.workers} API processes at ${config.appUrl}`);
 }
 
-/** One API process: builds the app, listens, runs maintenance, shuts down gracefully. */
-async function serve(config: Config, options: { prepareDatabase: boolean }) {
+/**
+ * The default `npm start` (RESTART_ON_CRASH): this process only supervises. Its one child is the
+ * whole server (migrations, API, console, embedded broker, demo); when it dies it is started again
+ * (after 1 s, backing off to 30 s while it keeps dying within a minute of its start), and the
+ * broker's devices reconnect to the new one. A child that fails before it ever listened (a port in
+ * use, a database it cannot open) is not restarted: the supervisor exits with 1. SIGTERM/SIGINT
+ * are passed on; the supervisor exits with the child. If the supervisor itself is killed, the
+ * child's IPC channel closes and Node ends it.
+ */
+function superviseOne(config: Config) {
+  const log = pino({ level: config.logLevel });
+  // The child accepts its own connections: no round trip through this process per connection.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
+  let stopping = false;
+  let delay = WORKER_RESTART_DELAY_MS;
+  let child: ReturnType<typeof cluster.fork> | undefined;
+  let startedAt = 0;
+  let listened = false;
+  const start = () => {
+    if (stopping) return;
+    listened = false;
+    startedAt = Date.now();
+    child = cluster.fork({ [WHOLE_SERVER_ENV]: '1' });
+    child.once('listening', () => {
+      listened = true;
+    });
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    child = undefined;
+    if (stopping) process.exit(code ?? 0);
+    if (!listened) {
+      log.fatal(
+        `the server process ${worker.process.pid} exited before it listened (code ${code}); stopping`,
+      );
+      process.exit(1);
+    }
+    delay =
+      Date.now() - startedAt >= STABLE_UPTIME_MS
+        ? WORKER_RESTART_DELAY_MS
+        : Math.min(delay * 2, MAX_RESTART_DELAY_MS);
+    log.error(
+      `the server process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting it again in ${delay / 1000} s`,
+    );
+    setTimeout(start, delay);
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    if (child) child.process.kill(signal);
+    else process.exit(0);
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  start();
+}
+
+/**
+ * One server process: builds the app, listens, runs maintenance, shuts down gracefully. `whole`:
+ * it also prepares the database, runs the MQTT side and the demo's devices, and serves its own
+ * metrics; an API-only worker of {@link supervise} leaves those to the primary.
+ */
+async function serve(config: Config, options: { whole: boolean }) {
   const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
-  if (options.prepareDatabase) await prepareDatabase(config, database, pino({ level: config.logLevel }));
+  if (options.whole) await prepareDatabase(config, database, pino({ level: config.logLevel }));
   const metrics = config.metrics ? new Metrics('api') : undefined;
-  const app = await buildApp({ config, database, runsMqtt: options.prepareDatabase, metrics });
-  // A cluster worker's metrics are served by the primary; a single process serves its own.
-  metrics?.answerPrimary();
+  const app = await buildApp({ config, database, runsMqtt: options.whole, metrics });
+  // An API-only worker's metrics are served by the primary; the whole server serves its own.
+  if (!options.whole) metrics?.answerPrimary();
   const metricsServer =
-    metrics && config.metrics && cluster.isPrimary ? await metrics.serve(config.metrics) : undefined;
+    metrics && config.metrics && options.whole ? await metrics.serve(config.metrics) : undefined;
   metricsServer?.unref();
   let demo: DemoFleet | undefined;
 
@@ -185,8 +256,8 @@ async function serve(config: Config, options: { prepareDatabase: boolean }) {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await listenOrExit(app, config, () => database.close());
-  if (cluster.isPrimary) app.log.info(`Kontrol is running at ${config.appUrl}`);
-  if (cluster.isPrimary && config.demoSimulator && !closing)
+  if (options.whole) app.log.info(`Kontrol is running at ${config.appUrl}`);
+  if (options.whole && config.demoSimulator && !closing)
     demo = await runDemoFleet(config, database.db, app.gateway, app.log);
 }
 

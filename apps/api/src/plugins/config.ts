@@ -19,6 +19,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().min(1).default('sqlite:./data/kontrol.db'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
+  RESTART_ON_CRASH: flag.default(true),
   DEMO: flag.optional(),
   DEMO_SIMULATOR: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -74,6 +75,8 @@ export interface Config {
   databasePoolMax: number;
   /** API processes sharing the port (node:cluster); `auto` in API_WORKERS means one per core. */
   workers: number;
+  /** With one API process: run it as the child of a supervisor that restarts it when it dies. */
+  restartOnCrash: boolean;
   /** Create the demo organisation on an empty database. */
   demo: boolean;
   /** Run the demo's simulated devices (docs/operations.md); on with the demo by default. */
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
+    restartOnCrash: e.RESTART_ON_CRASH,
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
     demoSimulator: e.DEMO_SIMULATOR ?? e.DEMO ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
