@@ -1,6 +1,6 @@
 // Proves the README's `npm start` on a fresh database: the launcher builds and starts, /readyz
-// answers, the demo user signs in through the Sanctum flow, the console is served, and SIGTERM
-// ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
+// answers, the demo user signs in through the Sanctum flow, the console is served, the sandbox
+// payment provider is off (its page and callback are 404), and SIGTERM ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
 // API_WORKERS=2, where one API process is killed and must be replaced and the first process's
 // /metrics counts both. Both runs put the embedded MQTT broker on a free port of their own and check
 // that it answers. Last, `npm run start:gateway` alone.
@@ -122,8 +122,22 @@ function childrenOf(pid) {
     .map(Number);
 }
 
-await smoke('one process', {});
-console.log('smoke: npm start works — ready, demo login, console served, graceful shutdown');
+await smoke('one process', {}, async (_server, base, fail) => {
+  // Out of the box there is no online payment: the sandbox's pages and callback do not exist.
+  const page = await fetch(`${base}/api/payment/sandbox/${'a'.repeat(32)}`);
+  if (page.status !== 404)
+    fail(`the sandbox's payment page answered ${page.status} without PAYMENT_PROVIDER`);
+  const callback = await fetch(`${base}/api/payment/callback/sandbox`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (callback.status !== 404)
+    fail(`the sandbox's callback answered ${callback.status} without PAYMENT_PROVIDER`);
+});
+console.log(
+  'smoke: npm start works — ready, demo login, console served, no sandbox payments, graceful shutdown',
+);
 
 const metricsPort = await freePort();
 await smoke(
