@@ -82,7 +82,7 @@ function TopUpNote({ topUp }: { topUp: Balance['top_up'] }) {
   }
   if (!topUp.test_money) return null;
   return (
-    <Text size="sm" c="orange.9" data-top-up="test">
+    <Text size="sm" fw={500} data-top-up="test">
       {t('Online payment is in test mode: no money is taken, and what it credits is marked as test money.')}
     </Text>
   );

@@ -56,7 +56,7 @@ export function HistoryPanel() {
           row.test_money ? (
             <Group gap={6} wrap="wrap">
               <span>{labels.ledgerKind[row.kind]}</span>
-              <Badge color="orange" variant="light" tt="none" data-test-money>
+              <Badge color="orange" variant="dot" tt="none" data-test-money>
                 {t('Test money')}
               </Badge>
             </Group>
