@@ -211,7 +211,7 @@ test.describe('billing without a payment provider (the default settings)', () =>
     ).toBeVisible();
     const before = await apiBalance(page);
 
-    // The attack of old, through the API: no payment is made, no sandbox page exists.
+    // The attack through the API: no payment is made, no sandbox page exists.
     const xsrf = decodeURIComponent(
       (await context.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')?.value ?? '',
     );

@@ -44,7 +44,6 @@ import {
   InvalidCallback,
   SANDBOX_SIGNATURE_HEADER,
   SandboxProvider,
-  type PaymentProvider,
 } from './payment-providers.js';
 import { createPayment, findPayment, settleFromCallback, toPayment } from './payments.service.js';
 import { loadSeller } from './seller.js';
@@ -92,7 +91,6 @@ export async function billingRoutes(fastify: FastifyInstance) {
   });
   const seller = loadSeller(billing.sellerFile);
   const documentSettings = { seller, vatPercent: billing.vatPercent };
-  const providers = new Map<string, PaymentProvider>(provider ? [[provider.name, provider]] : []);
   const topUpBody = topUpBodySchema(topUp);
   if (provider?.testMoney) {
     app.log.warn(
@@ -324,7 +322,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
       params: z.object({ provider: z.string().max(32) }),
     },
     handler: async (request, reply) => {
-      const named = providers.get(request.params.provider);
+      const named = provider?.name === request.params.provider ? provider : null;
       if (!named) throw notFound();
       let callback;
       try {
@@ -344,14 +342,14 @@ export async function billingRoutes(fastify: FastifyInstance) {
     },
   });
 
-  if (provider instanceof SandboxProvider) await sandboxRoutes(app, provider);
+  if (provider instanceof SandboxProvider) sandboxRoutes(app, provider);
 }
 
 /**
  * The sandbox provider's own payment page and its answer (a real provider's page lives on its
  * site). Registered only while the sandbox is the provider: otherwise these paths are 404.
  */
-async function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
+function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // The sandbox's payment page posts an HTML form.
   app.addContentTypeParser(

@@ -73,7 +73,7 @@ describe('without a payment provider (the default)', () => {
       max_amount: 1_000_000_00,
     });
 
-    // The attack of old: create a payment, then "pay" it on the sandbox's public page.
+    // The attack: create a payment, then "pay" it on the sandbox's public page.
     for (const [locale, message] of [
       ['ru', /^Онлайн-оплата не подключена\. Пополните баланс по счёту/],
       ['en', /^Online payment is not available\. Top up by invoice/],
@@ -145,7 +145,7 @@ describe('without a payment provider (the default)', () => {
     ]);
   });
 
-  it('refuses a top-up over the default maximum of 1 000 000 ₽ (the old 10 000 000 ₽ too)', async () => {
+  it('refuses a top-up over the default maximum of 1 000 000 ₽ (10 000 000 ₽ too)', async () => {
     const admin = await registerAdmin(t);
     await admin.post('/api/users/update_organization', VALID_ORGANISATION_DETAILS);
     for (const amount of [1_000_000_01, 10_000_000_00]) {
