@@ -3,13 +3,16 @@ import { buildIfNeeded, seedFixtures, startServer, waitForReady } from '../bench
 
 /**
  * Builds what is missing, starts the real server on a free port with a fresh SQLite database
- * (DEMO=0, LOG_LEVEL=warn), waits for /readyz and seeds the logins through the operator CLI.
+ * (DEMO=0, LOG_LEVEL=warn) and the sandbox payment provider turned on (PAYMENT_PROVIDER=sandbox:
+ * off by default; billing.spec.ts pays on its page), waits for /readyz and seeds the logins
+ * through the operator CLI.
  * The tests read the base URL from PLAYWRIGHT_TEST_BASE_URL and the logins from E2E_FIXTURES
  * (e2e/support/fixtures.ts); workers inherit both. global-teardown.ts stops the server.
  *
- * `E2E_BASE_URL=http://127.0.0.1:8080`: use that running server instead; its database (the
- * `DATABASE_URL` in this environment, the CLI's default otherwise) gets a new organisation with
- * unique e-mails on every run.
+ * `E2E_BASE_URL=http://127.0.0.1:8080`: use that running server instead (started with
+ * `PAYMENT_PROVIDER=sandbox` for the billing spec); its database (the `DATABASE_URL` in this
+ * environment, the CLI's default otherwise) gets a new organisation with unique e-mails on every
+ * run.
  */
 export default async function globalSetup(_config: FullConfig) {
   const external = process.env.E2E_BASE_URL?.replace(/\/+$/, '');
@@ -27,7 +30,7 @@ export default async function globalSetup(_config: FullConfig) {
   }
 
   execute(() => buildIfNeeded());
-  const server = await startServer();
+  const server = await startServer({ env: { PAYMENT_PROVIDER: 'sandbox' } });
   try {
     const fixtures = seedFixtures({ databaseUrl: server.databaseUrl });
     process.env.PLAYWRIGHT_TEST_BASE_URL = server.baseURL;

@@ -1,6 +1,6 @@
 // Proves the README's `npm start` on a fresh database: the launcher builds and starts, /readyz
-// answers, the demo user signs in through the Sanctum flow, the console is served, and SIGTERM
-// ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
+// answers, the demo user signs in through the Sanctum flow, the console is served, the sandbox
+// payment provider is off (its page and callback are 404), and SIGTERM ends the process cleanly. Uses a free port and a temporary SQLite file. Then the same with
 // API_WORKERS=2, where one API process is killed and must be replaced and the first process's
 // /metrics counts both. Both runs put the embedded MQTT broker on a free port of their own and check
 // that it answers. The default run also kills its serving process, which must be started again with
@@ -153,6 +153,18 @@ async function demoSession(base, fail) {
 }
 
 await smoke('one process', {}, async (server, base, fail, output) => {
+  // Out of the box there is no online payment: the sandbox's pages and callback do not exist.
+  const page = await fetch(`${base}/api/payment/sandbox/${'a'.repeat(32)}`);
+  if (page.status !== 404)
+    fail(`the sandbox's payment page answered ${page.status} without PAYMENT_PROVIDER`);
+  const callback = await fetch(`${base}/api/payment/callback/sandbox`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  if (callback.status !== 404)
+    fail(`the sandbox's callback answered ${callback.status} without PAYMENT_PROVIDER`);
+
   // A device on the embedded broker, with a credential issued for this test.
   const call = await demoSession(base, fail);
   const devices = await call('GET', '/api/devices/?per_page=100');
@@ -203,7 +215,7 @@ await smoke('one process', {}, async (server, base, fail, output) => {
   if (!output().includes('starting it again')) fail('the supervisor did not log the restart');
 });
 console.log(
-  'smoke: npm start works — ready, demo login, console served, a killed serving process started again with its MQTT device reconnecting, graceful shutdown',
+  'smoke: npm start works — ready, demo login, console served, no sandbox payments, a killed serving process started again with its MQTT device reconnecting, graceful shutdown',
 );
 
 const metricsPort = await freePort();

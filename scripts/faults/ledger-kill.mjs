@@ -1,6 +1,6 @@
 // Fault: SIGKILL of the single-process default (SQLite) during ledger writes (docs/operations.md,
-// "Faults"; the ingest's counterpart is scripts/crash-ingest.mjs). An organisation's admin opens
-// many sandbox payments (POST /api/payment/create); then many are paid at once through the
+// "Faults"; the ingest's counterpart is scripts/crash-ingest.mjs). With PAYMENT_PROVIDER=sandbox, an
+// organisation's admin opens many sandbox payments (POST /api/payment/create); then many are paid at once through the
 // sandbox's page (POST /api/payment/sandbox/<id>, which sends the signed provider callback that
 // settles the payment and credits the ledger in one transaction) and Kontrol is killed with
 // SIGKILL in the middle. After a restart on the same file: `PRAGMA integrity_check` says ok; every
@@ -26,7 +26,8 @@ const cleanups = [];
 await runScenario(
   t,
   async () => {
-    const first = await startServer({ env: { MQTT_PORT: 'off' } });
+    // The sandbox provider is off by default; its page is how this scenario pays.
+    const first = await startServer({ env: { MQTT_PORT: 'off', PAYMENT_PROVIDER: 'sandbox' } });
     cleanups.push(() => first.stop());
     const login = { email: 'ledger@kontrol.test', password: 'kontrol-faults-1234' };
     const created = runCli(
@@ -92,7 +93,9 @@ await runScenario(
     await sleep(200); // the in-flight requests end with the connection
 
     // Restart on the same file.
-    const second = await startServer({ env: { DATABASE_URL: first.databaseUrl, MQTT_PORT: 'off' } });
+    const second = await startServer({
+      env: { DATABASE_URL: first.databaseUrl, MQTT_PORT: 'off', PAYMENT_PROVIDER: 'sandbox' },
+    });
     cleanups.push(() => second.stop());
     const file = first.databaseUrl.slice('sqlite:'.length);
     const afterKill = audit(file, organisationId, payments, acknowledged);

@@ -20,16 +20,48 @@ export type LedgerKind = (typeof LEDGER_KINDS)[number];
  */
 export const BILLING_TIME_ZONE = 'Europe/Moscow';
 
-/** A payment or invoice from 100 ₽ to 10 000 000 ₽. */
-export const PAYMENT_MIN_KOPECKS = 100_00;
-export const PAYMENT_MAX_KOPECKS = 10_000_000_00;
+/**
+ * A top-up (an online payment or an invoice) is at least 100 ₽ and at most 1 000 000 ₽ unless the
+ * deployment sets its own limits (`BILLING_TOP_UP_MIN_KOPECKS`, `BILLING_TOP_UP_MAX_KOPECKS`); the
+ * balance answer carries the limits in force, so the console checks what the server will.
+ */
+export const TOP_UP_MIN_KOPECKS = 100_00;
+export const TOP_UP_MAX_KOPECKS = 1_000_000_00;
+/** The most a deployment may set as its maximum: 100 000 000 ₽. */
+export const TOP_UP_CEILING_KOPECKS = 100_000_000_00;
 
-const amountSchema = z
-  .number()
-  .int()
-  .refine((kopecks) => kopecks >= PAYMENT_MIN_KOPECKS && kopecks <= PAYMENT_MAX_KOPECKS, {
-    params: { key: 'billing.amount_range' },
+/** The kopecks a top-up may be, both ends included. */
+export interface TopUpLimits {
+  min_amount: number;
+  max_amount: number;
+}
+
+/**
+ * The body of `POST /api/payment/create` and `/api/payment/invoice/create` under `limits`; out of
+ * them, the message names the limits in roubles in the reader's language.
+ */
+export function topUpBodySchema(limits: TopUpLimits) {
+  return z.object({
+    amount: z
+      .number()
+      .int()
+      .refine((kopecks) => kopecks >= limits.min_amount && kopecks <= limits.max_amount, {
+        params: {
+          key: 'billing.amount_range',
+          min: limits.min_amount / 100,
+          max: limits.max_amount / 100,
+        },
+      }),
   });
+}
+export type TopUpBody = z.infer<ReturnType<typeof topUpBodySchema>>;
+
+/**
+ * The online payment providers Kontrol ships: only the sandbox, whose credits are test money. A
+ * deployment without one tops up by invoice (bank transfer) only.
+ */
+export const PAYMENT_PROVIDERS = ['sandbox'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /** `GET /api/users/balance`. */
 export const balanceSchema = z.object({
@@ -47,6 +79,15 @@ export const balanceSchema = z.object({
   /** The last charge posted, if any (a billing day, YYYY-MM-DD). */
   last_charge_date: z.string().nullable(),
   vat_percent: z.number(),
+  /** How the balance is topped up here, and the limits of a top-up (docs/billing.md "Payments"). */
+  top_up: z.object({
+    /** The online payment provider; null: no online payment, top-up by invoice (bank transfer) only. */
+    provider: z.enum(PAYMENT_PROVIDERS).nullable(),
+    /** Online payments are test money (the sandbox): nothing is charged, and the ledger says so. */
+    test_money: z.boolean(),
+    min_amount: z.number().int(),
+    max_amount: z.number().int(),
+  }),
 });
 export type Balance = z.infer<typeof balanceSchema>;
 
@@ -63,6 +104,8 @@ export const ledgerEntrySchema = z.object({
   /** Charges: smart devices counted and the kopecks per device that day. */
   quantity: z.number().int().nullable(),
   unit_price: z.number().int().nullable(),
+  /** A credit through a test provider (the sandbox) or the demo's: money nobody paid. */
+  test_money: z.boolean(),
   created_at: z.string(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
@@ -125,10 +168,6 @@ export const paymentSchema = z.object({
 });
 export type Payment = z.infer<typeof paymentSchema>;
 export const paymentsPageSchema = pagedSchema(paymentSchema);
-
-/** `POST /api/payment/create` and `/api/payment/invoice/create`. */
-export const paymentCreateBodySchema = z.object({ amount: amountSchema });
-export type PaymentCreateBody = z.infer<typeof paymentCreateBodySchema>;
 
 export const DOCUMENT_KINDS = ['invoice', 'act'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerBodySchema } from './auth.js';
+import { topUpBodySchema } from './billing.js';
 import { issuesToFieldErrors, pickLocale, translate } from './messages.js';
 import { filtersParamSchema } from './pagination.js';
 
@@ -78,6 +79,18 @@ describe('field errors from zod issues', () => {
     };
     expect(errorsOf(registerBodySchema, input, 'en')).toEqual({
       password: ['The password confirmation does not match.'],
+    });
+  });
+
+  it("names a top-up's limits in roubles as the reader writes numbers", () => {
+    const schema = topUpBodySchema({ min_amount: 500_50, max_amount: 2_500_000_00 });
+    expect(schema.safeParse({ amount: 500_50 }).success).toBe(true);
+    expect(schema.safeParse({ amount: 2_500_000_00 }).success).toBe(true);
+    expect(errorsOf(schema, { amount: 500_49 }, 'ru')).toEqual({
+      amount: ['Сумма — от 500,5 до 2\u00a0500\u00a0000 ₽.'],
+    });
+    expect(errorsOf(schema, { amount: 2_500_000_01 }, 'en')).toEqual({
+      amount: ['The amount must be from 500.5 to 2,500,000 ₽.'],
     });
   });
 

@@ -316,8 +316,12 @@ const catalog = {
     en: 'The settlement account must have 20 digits and match the bank’s BIK.',
   },
   'billing.amount_range': {
-    ru: 'Сумма — от 100 до 10 000 000 ₽.',
-    en: 'The amount must be from 100 to 10,000,000 ₽.',
+    ru: 'Сумма — от {min} до {max} ₽.',
+    en: 'The amount must be from {min} to {max} ₽.',
+  },
+  'billing.online_payment_off': {
+    ru: 'Онлайн-оплата не подключена. Пополните баланс по счёту: выставьте счёт и оплатите его банковским переводом.',
+    en: 'Online payment is not available. Top up by invoice: issue an invoice and pay it by bank transfer.',
   },
   'billing.period_format': {
     ru: 'Месяц в формате ГГГГ-ММ, например 2026-10.',
@@ -340,6 +344,8 @@ const catalog = {
   'billing.csv.description': { ru: 'Описание', en: 'Description' },
   'billing.csv.amount': { ru: 'Сумма, ₽', en: 'Amount, ₽' },
   'billing.csv.balance_after': { ru: 'Баланс после, ₽', en: 'Balance after, ₽' },
+  'billing.csv.test_money': { ru: 'Тестовые деньги', en: 'Test money' },
+  'billing.csv.yes': { ru: 'да', en: 'yes' },
   'billing.kind.payment': { ru: 'Платёж', en: 'Payment' },
   'billing.entry.charge': {
     ru: 'Абонентская плата за {date}: {count} устр. × {price} ₽',
@@ -623,12 +629,28 @@ export function formatIssue(issue: z.core.$ZodIssue, locale: Locale): string {
     case 'unrecognized_keys':
       return t('field.unknown_key');
     case 'custom': {
-      const key = (issue.params as { key?: unknown } | undefined)?.key;
-      return typeof key === 'string' && key in catalog ? t(key as MessageKey) : t('field.invalid');
+      const { key, ...params } = (issue.params ?? {}) as Record<string, unknown>;
+      return typeof key === 'string' && key in catalog
+        ? t(key as MessageKey, localParams(params, locale))
+        : t('field.invalid');
     }
     default:
       return t('field.invalid');
   }
+}
+
+/**
+ * A custom check's placeholder values as the reader writes them: numbers with the language's
+ * separators (`1 000 000`, `1,000,000`), at most two decimals; text as it is.
+ */
+function localParams(params: Record<string, unknown>, locale: Locale): MessageParams {
+  const numbers = new Intl.NumberFormat(locale === 'ru' ? 'ru-RU' : 'en-GB', { maximumFractionDigits: 2 });
+  const values: MessageParams = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'number') values[name] = numbers.format(value);
+    else if (typeof value === 'string') values[name] = value;
+  }
+  return values;
 }
 
 /** Laravel's `errors` object: dotted field path → messages. */

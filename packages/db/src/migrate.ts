@@ -27,3 +27,16 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<MigrateOutc
   }
   return { applied };
 }
+
+/**
+ * Brings the schema to the migration `name` exactly, undoing later ones: for tests of a migration
+ * on data written before it.
+ */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+  const { error } = await migrator.migrateTo(name);
+  if (error)
+    throw new Error(`Migrating to ${name} failed: ${String((error as Error).message ?? error)}`, {
+      cause: error,
+    });
+}

@@ -627,6 +627,8 @@ export interface LedgerEntriesTable {
   reference: string | null;
   quantity: number | null;
   unit_price: number | null;
+  /** 1: a credit nobody paid (the sandbox provider's, the demo's), for good (migration 0012). */
+  test_money: Generated<number>;
   created_by: number | null;
   created_at: string;
 }

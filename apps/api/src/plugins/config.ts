@@ -1,3 +1,10 @@
+import {
+  PAYMENT_PROVIDERS,
+  TOP_UP_CEILING_KOPECKS,
+  TOP_UP_MAX_KOPECKS,
+  TOP_UP_MIN_KOPECKS,
+  type PaymentProviderName,
+} from '@kontrol/contracts';
 import { availableParallelism, hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +67,19 @@ const envSchema = z.object({
   BILLING_VAT_PERCENT: z.coerce.number().min(0).max(99).default(22),
   BILLING_SELLER_FILE: z.string().min(1).optional(),
   BILLING_CHARGE_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  PAYMENT_PROVIDER: z.enum(['none', ...PAYMENT_PROVIDERS]).default('none'),
+  BILLING_TOP_UP_MIN_KOPECKS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(TOP_UP_CEILING_KOPECKS)
+    .default(TOP_UP_MIN_KOPECKS),
+  BILLING_TOP_UP_MAX_KOPECKS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(TOP_UP_CEILING_KOPECKS)
+    .default(TOP_UP_MAX_KOPECKS),
   METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default('off'),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LIVE_SESSION_CHECK_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
@@ -125,6 +145,14 @@ export interface Config {
     sellerFile: string | undefined;
     /** How often each API process looks for billing days to charge (min); 0: never (tests). */
     chargeCheckMinutes: number;
+    /**
+     * The online payment provider, or null: top-up by invoice (bank transfer) only. The sandbox
+     * credits money nobody paid, so it is refused in production.
+     */
+    paymentProvider: PaymentProviderName | null;
+    /** The kopecks a top-up (online payment or invoice) may be, both ends included. */
+    topUpMinKopecks: number;
+    topUpMaxKopecks: number;
   };
   /** Prometheus metrics on a port of their own (docs/deployment.md); false: none. */
   metrics: { host: string; port: number } | false;
@@ -143,6 +171,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${problems}`);
   }
   const e = parsed.data;
+  if (e.PAYMENT_PROVIDER === 'sandbox' && e.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration:\n  PAYMENT_PROVIDER: the sandbox credits money nobody paid; it is refused when NODE_ENV=production (top-up by invoice, or plug in a real provider)',
+    );
+  }
+  if (e.BILLING_TOP_UP_MIN_KOPECKS > e.BILLING_TOP_UP_MAX_KOPECKS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BILLING_TOP_UP_MIN_KOPECKS: must not be greater than BILLING_TOP_UP_MAX_KOPECKS',
+    );
+  }
   const publicHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
     env: e.NODE_ENV,
@@ -188,6 +226,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       vatPercent: e.BILLING_VAT_PERCENT,
       sellerFile: e.BILLING_SELLER_FILE,
       chargeCheckMinutes: e.BILLING_CHARGE_CHECK_MINUTES,
+      paymentProvider: e.PAYMENT_PROVIDER === 'none' ? null : e.PAYMENT_PROVIDER,
+      topUpMinKopecks: e.BILLING_TOP_UP_MIN_KOPECKS,
+      topUpMaxKopecks: e.BILLING_TOP_UP_MAX_KOPECKS,
     },
     metrics: e.METRICS_PORT === 'off' ? false : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     liveSessionCheckSeconds: e.LIVE_SESSION_CHECK_SECONDS,

@@ -82,7 +82,8 @@ function collect(routes: RouteInfo[]) {
  * The real app of {@link buildTestApp} with its route table. Fastify announces every new instance
  * on the `fastify.initialization` diagnostics channel from its constructor, before `buildApp`
  * registers anything: an `onRoute` hook added there sees every route of every plugin, with no
- * change to production code.
+ * change to production code. The sandbox payment provider is on (unless `env` says otherwise), so
+ * its public pages are in the table and checked like every other route.
  */
 export async function buildAppWithRoutes(
   env: Record<string, string> = {},
@@ -97,7 +98,7 @@ export async function buildAppWithRoutes(
   };
   channel.subscribe(subscriber);
   try {
-    const built = await buildTestApp(env);
+    const built = await buildTestApp({ PAYMENT_PROVIDER: 'sandbox', ...env });
     if (!seen) throw new Error('buildAppWithRoutes: Fastify did not announce the app');
     return { built, routes };
   } finally {

@@ -85,6 +85,7 @@ export function ledgerQuery(db: Kysely<Database>, organisationId: number) {
       'reference',
       'quantity',
       'unit_price',
+      'test_money',
       'created_at',
     ])
     .where('organisation_id', '=', organisationId)

@@ -10,9 +10,9 @@ import {
   LOCALES,
   organisationDetailsResponseSchema,
   organisationDetailsSchema,
-  paymentCreateBodySchema,
   paymentSchema,
   paymentsPageSchema,
+  topUpBodySchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -40,10 +40,10 @@ import {
 } from './documents.service.js';
 import { readBalance, toLedgerEntry } from './ledger.service.js';
 import {
+  createPaymentProvider,
   InvalidCallback,
   SANDBOX_SIGNATURE_HEADER,
   SandboxProvider,
-  type PaymentProvider,
 } from './payment-providers.js';
 import { createPayment, findPayment, settleFromCallback, toPayment } from './payments.service.js';
 import { loadSeller } from './seller.js';
@@ -69,28 +69,35 @@ const PAYMENT_FILTERS: FilterWhitelist = {
 /**
  * Billing (SPEC §7, docs/billing.md): the balance and its ledger, the organisation's requisites,
  * payments through a provider, invoices and acts. Holders of the `billing` module read; only the
- * organisation's admins change anything (`admin: true`). The provider's callback and the
- * sandbox's payment page are public: a signature and an unguessable id guard them.
+ * organisation's admins change anything (`admin: true`). The provider's callback is public: its
+ * signature guards it. Online payment exists only with a provider (`PAYMENT_PROVIDER`); the
+ * sandbox's page and its answer exist only while the sandbox is the provider, guarded by an
+ * unguessable id.
  */
 export async function billingRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const billing = app.config.billing;
+  const provider = createPaymentProvider(billing.paymentProvider, app.config.appUrl);
+  const topUp = {
+    provider: billing.paymentProvider,
+    test_money: provider?.testMoney ?? false,
+    min_amount: billing.topUpMinKopecks,
+    max_amount: billing.topUpMaxKopecks,
+  };
   const settings = () => ({
-    dailyRateKopecks: app.config.billing.dailyRateKopecks,
-    vatPercent: app.config.billing.vatPercent,
+    dailyRateKopecks: billing.dailyRateKopecks,
+    vatPercent: billing.vatPercent,
+    topUp,
   });
-  const seller = loadSeller(app.config.billing.sellerFile);
-  const documentSettings = { seller, vatPercent: app.config.billing.vatPercent };
-  const sandbox = new SandboxProvider(app.config.appUrl);
-  const providers = new Map<string, PaymentProvider>([[sandbox.name, sandbox]]);
-
-  // The sandbox's payment page posts an HTML form.
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      done(null, querystring.parse(body as string));
-    },
-  );
+  const seller = loadSeller(billing.sellerFile);
+  const documentSettings = { seller, vatPercent: billing.vatPercent };
+  const topUpBody = topUpBodySchema(topUp);
+  if (provider?.testMoney) {
+    app.log.warn(
+      { provider: provider.name },
+      `PAYMENT_PROVIDER=${provider.name}: online payments are TEST MONEY — any organisation admin can credit a balance without paying; every such credit is marked test money. Never use it for real customers.`,
+    );
+  }
 
   app.get('/api/users/balance', {
     config: { access: 'billing' },
@@ -179,14 +186,16 @@ export async function billingRoutes(fastify: FastifyInstance) {
     config: { access: 'billing', admin: true },
     schema: {
       tags,
-      summary: 'Top up the balance online: a pending payment and the page to pay it on (`confirmation_url`)',
-      body: paymentCreateBodySchema,
+      summary:
+        'Top up the balance online: a pending payment and the page to pay it on (`confirmation_url`); 409 without a payment provider',
+      body: topUpBody,
       response: { 201: z.object({ data: paymentSchema }) },
     },
     handler: async (request, reply) => {
+      if (!provider) throw new HttpError(409, 'billing.online_payment_off');
       const payment = await createPayment(
         app.db,
-        sandbox,
+        provider,
         currentUser(request),
         request.body.amount,
         request.locale,
@@ -233,7 +242,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'A numbered PDF invoice (счёт на оплату) for bank transfer; paid invoices credit the balance',
-      body: paymentCreateBodySchema,
+      body: topUpBody,
       response: { 201: z.object({ data: billingDocumentSchema }) },
     },
     handler: async (request, reply) => {
@@ -313,27 +322,44 @@ export async function billingRoutes(fastify: FastifyInstance) {
       params: z.object({ provider: z.string().max(32) }),
     },
     handler: async (request, reply) => {
-      const provider = providers.get(request.params.provider);
-      if (!provider) throw notFound();
+      const named = provider?.name === request.params.provider ? provider : null;
+      if (!named) throw notFound();
       let callback;
       try {
-        callback = provider.verifyCallback(request.body, request.headers);
+        callback = named.verifyCallback(request.body, request.headers);
       } catch (error) {
         if (error instanceof InvalidCallback) {
-          request.log.warn({ provider: provider.name, reason: error.message }, 'payment callback refused');
+          request.log.warn({ provider: named.name, reason: error.message }, 'payment callback refused');
           throw new HttpError(400, 'http.bad_request');
         }
         throw error;
       }
-      const outcome = await settleFromCallback(app.db, provider.name, callback);
-      request.log.info({ provider: provider.name, outcome }, 'payment callback');
+      const outcome = await settleFromCallback(app.db, named, callback);
+      request.log.info({ provider: named.name, outcome }, 'payment callback');
       if (outcome === 'unknown_payment') throw notFound();
       if (outcome === 'amount_mismatch') throw new HttpError(422, 'validation.failed');
       return reply.send({ data: { outcome } });
     },
   });
 
-  // The sandbox provider's own payment page (a real provider's lives on its site).
+  if (provider instanceof SandboxProvider) sandboxRoutes(app, provider);
+}
+
+/**
+ * The sandbox provider's own payment page and its answer (a real provider's page lives on its
+ * site). Registered only while the sandbox is the provider: otherwise these paths are 404.
+ */
+function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // The sandbox's payment page posts an HTML form.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, querystring.parse(body as string));
+    },
+  );
+
   const sandboxParams = z.object({ externalId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
   app.get('/api/payment/sandbox/:externalId', {

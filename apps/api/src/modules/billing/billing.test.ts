@@ -11,7 +11,7 @@ import {
 import { TestClient } from '../../test/http-client.js';
 import { pdfText } from '../../test/pdf-text.js';
 import { testDialect } from '../../test/test-database.js';
-import { useTestApp } from '../../test/test-app.js';
+import { useTestApp, type TestContext } from '../../test/test-app.js';
 import { ledgerSum } from './billing.repository.js';
 import { billingDayStart, markInvoicePaidAndCredit } from './documents.service.js';
 import { addDays, billingDay, post, postDailyCharges } from './ledger.service.js';
@@ -20,9 +20,9 @@ const t = useTestApp();
 
 type Errors = { message: string; errors: Record<string, string[]> };
 
-async function setup() {
-  const org = await buildOrganisation(t.db);
-  const admin = new TestClient(t.app);
+async function setup(ctx: TestContext = t) {
+  const org = await buildOrganisation(ctx.db);
+  const admin = new TestClient(ctx.app);
   await admin.login(org.admin.email, org.admin.password);
   return { ...org, admin };
 }
@@ -73,6 +73,7 @@ describe('the balance', () => {
       days_left: 0,
       last_charge_date: null,
       vat_percent: 22,
+      top_up: { provider: null, test_money: false, min_amount: 100_00, max_amount: 1_000_000_00 },
     });
     await post(t.db, {
       organisationId,
@@ -224,9 +225,16 @@ describe('the ledger', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     const rows: string[][] = parse(res.body, { bom: true });
-    expect(rows[0]).toEqual(['Дата', 'Операция', 'Описание', 'Сумма, ₽', 'Баланс после, ₽']);
+    expect(rows[0]).toEqual([
+      'Дата',
+      'Операция',
+      'Описание',
+      'Сумма, ₽',
+      'Баланс после, ₽',
+      'Тестовые деньги',
+    ]);
     expect(rows).toHaveLength(2);
-    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500.5', '1500.5']);
+    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500.5', '1500.5', '']);
   });
 });
 
@@ -363,8 +371,11 @@ describe('organisation details', () => {
 });
 
 describe('payments through the sandbox', () => {
+  // The sandbox is off unless PAYMENT_PROVIDER turns it on (top-up.test.ts proves the default).
+  const sandbox = useTestApp({ env: { PAYMENT_PROVIDER: 'sandbox' } });
+
   it('credits the ledger once when paid, and not at all when declined', async () => {
-    const { admin, organisationId } = await setup();
+    const { admin, organisationId } = await setup(sandbox);
     const paid = await payInSandbox(admin, 150_000, 'succeeded');
     const afterPaid = await admin.get(`/api/payment/payments/${paid.id}`);
     expect(afterPaid.json<{ data: Payment }>().data).toMatchObject({
@@ -388,7 +399,7 @@ describe('payments through the sandbox', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(again.statusCode).toBe(303);
-    expect(await ledgerSum(t.db, organisationId)).toBe(150_000);
+    expect(await ledgerSum(sandbox.db, organisationId)).toBe(150_000);
     const log = (await admin.post('/api/users/balance_log', { page: 1 })).json<{ data: LedgerEntry[] }>()
       .data;
     expect(log).toHaveLength(1);
@@ -397,6 +408,7 @@ describe('payments through the sandbox', () => {
       amount: 150_000,
       balance_after: 150_000,
       reference: `payment:${paid.id}`,
+      test_money: true,
     });
     // Worded in the reader's language (the test client asks for English; the stored text is Russian).
     expect(log[0]?.description).toBe(`Online payment No. ${paid.id}`);
@@ -407,7 +419,7 @@ describe('payments through the sandbox', () => {
   });
 
   it("shows the provider's page in the console's language", async () => {
-    const { admin } = await setup();
+    const { admin } = await setup(sandbox);
     const created = await admin.post('/api/payment/create', { amount: 100_000 }, { 'accept-language': 'ru' });
     const url = new URL(created.json<{ data: Payment }>().data.confirmation_url ?? '');
     expect(url.search).toBe('?lang=ru');
@@ -418,11 +430,11 @@ describe('payments through the sandbox', () => {
   });
 
   it('refuses a callback without a valid signature, and an amount out of range', async () => {
-    const { admin } = await setup();
+    const { admin } = await setup(sandbox);
     const created = (await admin.post('/api/payment/create', { amount: 100_000 })).json<{ data: Payment }>()
       .data;
     const externalId = new URL(created.confirmation_url ?? '').pathname.split('/').pop() ?? '';
-    const forged = await t.app.inject({
+    const forged = await sandbox.app.inject({
       method: 'POST',
       url: '/api/payment/callback/sandbox',
       payload: { payment_id: externalId, status: 'succeeded', amount: 100_000 },
@@ -430,17 +442,21 @@ describe('payments through the sandbox', () => {
     });
     expect(forged.statusCode).toBe(400);
     expect((await balanceOf(admin)).balance).toBe(0);
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/payment/callback/nope', payload: {} });
+    const unknown = await sandbox.app.inject({
+      method: 'POST',
+      url: '/api/payment/callback/nope',
+      payload: {},
+    });
     expect(unknown.statusCode).toBe(404);
 
     const small = await admin.post('/api/payment/create', { amount: 9_999 }, { 'accept-language': 'ru' });
     expect(small.statusCode).toBe(422);
-    expect(small.json<Errors>().errors.amount?.[0]).toMatch(/от 100 до 10 000 000 ₽/);
+    expect(small.json<Errors>().errors.amount?.[0]).toBe('Сумма — от 100 до 1\u00a0000\u00a0000 ₽.');
   });
 
   it("never shows or settles another organisation's payment", async () => {
-    const { admin } = await setup();
-    const other = await setup();
+    const { admin } = await setup(sandbox);
+    const other = await setup(sandbox);
     const theirs = (await other.admin.post('/api/payment/create', { amount: 100_000 })).json<{
       data: Payment;
     }>().data;

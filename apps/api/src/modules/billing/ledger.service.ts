@@ -75,6 +75,7 @@ export function toLedgerEntry(row: LedgerRow, locale: Locale): LedgerEntry {
     reference: row.reference,
     quantity: row.quantity,
     unit_price: row.unit_price,
+    test_money: Number(row.test_money) === 1,
     created_at: row.created_at,
   };
 }
@@ -90,6 +91,8 @@ export interface LedgerPosting {
   quantity?: number | null;
   unitPrice?: number | null;
   createdBy?: number | null;
+  /** A credit nobody paid (the sandbox provider's, the demo's): marked so in the ledger for good. */
+  testMoney?: boolean;
 }
 
 /**
@@ -120,6 +123,7 @@ export async function postInTransaction(
     reference: posting.reference,
     quantity: posting.quantity ?? null,
     unit_price: posting.unitPrice ?? null,
+    test_money: posting.testMoney ? 1 : 0,
     created_by: posting.createdBy ?? null,
     created_at: iso,
   });
@@ -160,7 +164,7 @@ export async function inLedgerTransaction<T>(
 export async function readBalance(
   db: Kysely<Database>,
   organisationId: number,
-  settings: { dailyRateKopecks: number; vatPercent: number },
+  settings: { dailyRateKopecks: number; vatPercent: number; topUp: Balance['top_up'] },
 ): Promise<Balance> {
   const [account, smartDevices, lastCharge] = await Promise.all([
     findAccount(db, organisationId),
@@ -179,6 +183,7 @@ export async function readBalance(
     days_left: dailyCharge > 0 ? Math.max(0, Math.floor(balance / dailyCharge)) : null,
     last_charge_date: lastCharge,
     vat_percent: settings.vatPercent,
+    top_up: settings.topUp,
   };
 }
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Locale } from '@kontrol/contracts';
+import type { Locale, PaymentProviderName } from '@kontrol/contracts';
 import { z } from 'zod';
 
 /**
@@ -7,9 +7,15 @@ import { z } from 'zod';
  * payer to its own page, and later tells Kontrol the outcome in a signed callback to
  * `POST /api/payment/callback/<name>`; the ledger is credited only from a verified callback, once.
  * A real provider (ЮKassa, CloudPayments, Tinkoff) plugs in by implementing this interface.
+ * `PAYMENT_PROVIDER` names the one in use; without one, top-up is by invoice only.
  */
 export interface PaymentProvider {
   readonly name: string;
+  /**
+   * Its credits are money nobody paid (a sandbox, a provider's test mode): the ledger marks each
+   * one as test money, for good.
+   */
+  readonly testMoney: boolean;
   /**
    * Registers the payment; answers the provider's id for it and the page the payer confirms on,
    * in the payer's language (`locale`: the console's, from the request).
@@ -45,6 +51,7 @@ export type SandboxCallback = z.infer<typeof sandboxCallbackSchema>;
  */
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
+  readonly testMoney = true;
   private readonly secret = randomBytes(32);
 
   constructor(private readonly appUrl: string) {}
@@ -74,5 +81,18 @@ export class SandboxProvider implements PaymentProvider {
       throw new InvalidCallback('bad signature');
     }
     return { externalId: parsed.data.payment_id, status: parsed.data.status, amount: parsed.data.amount };
+  }
+}
+
+/** The provider `PAYMENT_PROVIDER` names, or null for none (top-up by invoice only). */
+export function createPaymentProvider(
+  name: PaymentProviderName | null,
+  appUrl: string,
+): PaymentProvider | null {
+  switch (name) {
+    case 'sandbox':
+      return new SandboxProvider(appUrl);
+    case null:
+      return null;
   }
 }

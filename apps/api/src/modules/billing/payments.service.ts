@@ -71,14 +71,15 @@ export type CallbackOutcome =
 
 /**
  * A verified callback: settles the payment once. A success credits the ledger (reference
- * `payment:<id>`) in the same transaction; a repeated or late callback changes nothing.
+ * `payment:<id>`, marked test money when the provider's credits are) in the same transaction; a
+ * repeated or late callback changes nothing.
  */
 export async function settleFromCallback(
   db: Kysely<Database>,
-  providerName: string,
+  provider: Pick<PaymentProvider, 'name' | 'testMoney'>,
   callback: { externalId: string; status: 'succeeded' | 'failed'; amount: number },
 ): Promise<CallbackOutcome> {
-  const payment = await findPaymentByExternalId(db, providerName, callback.externalId);
+  const payment = await findPaymentByExternalId(db, provider.name, callback.externalId);
   if (!payment) return 'unknown_payment';
   if (payment.status !== 'pending') return 'already_settled';
   if (callback.status === 'succeeded' && callback.amount !== Number(payment.amount)) return 'amount_mismatch';
@@ -91,6 +92,7 @@ export async function settleFromCallback(
       amount: Number(payment.amount),
       description: `Оплата онлайн, платёж № ${payment.id}`,
       reference: `payment:${payment.id}`,
+      testMoney: provider.testMoney,
     });
     return 'credited' as const;
   });

@@ -7,12 +7,12 @@ import { addDays, billingDay, post } from '../billing/ledger.service.js';
 
 /** Days of billing history the demo starts with. */
 export const DEMO_BILLING_DAYS = 14;
-/** The demo's top-up at the start of that history: 15 000 ₽. */
+/** The demo's top-up at the start of that history: 15 000 ₽ of test money. */
 export const DEMO_TOP_UP_KOPECKS = 15_000_00;
 
 /**
- * The demo's billing: its requisites, devices registered two weeks ago, an online top-up on that
- * day, and charges from then on — posted by the daily job when the server starts — so the balance,
+ * The demo's billing: its requisites, devices registered two weeks ago, a top-up of test money on
+ * that day, and charges from then on — posted by the daily job when the server starts — so the balance,
  * its forecast, the history and an invoice work on a first visit.
  */
 export async function seedDemoBilling(db: Kysely<Database>, organisationId: number, now = Date.now()) {
@@ -51,6 +51,8 @@ export async function seedDemoBilling(db: Kysely<Database>, organisationId: numb
       amount: DEMO_TOP_UP_KOPECKS,
       description: 'Оплата онлайн (демо)',
       reference: 'demo:top-up',
+      // Nobody paid it: the history says so.
+      testMoney: true,
     },
     Date.parse(startIso),
   );

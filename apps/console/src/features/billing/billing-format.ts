@@ -1,8 +1,6 @@
 import {
   BILLING_TIME_ZONE,
   CURRENCY,
-  PAYMENT_MAX_KOPECKS,
-  PAYMENT_MIN_KOPECKS,
   type DocumentKind,
   type LedgerKind,
   type PaymentStatus,
@@ -55,11 +53,6 @@ export function roublesToKopecks(roubles: number | string): number | null {
   if (roubles === '' || roubles === null) return null;
   const value = typeof roubles === 'number' ? roubles : Number(String(roubles).replace(',', '.'));
   return Number.isFinite(value) ? Math.round(value * 100) : null;
-}
-
-/** Whether a payment or invoice of `kopecks` is within the limits (100 ₽ … 10 000 000 ₽). */
-export function isPaymentAmount(kopecks: number | null): kopecks is number {
-  return kopecks !== null && kopecks >= PAYMENT_MIN_KOPECKS && kopecks <= PAYMENT_MAX_KOPECKS;
 }
 
 /** The billing month (`YYYY-MM`, Moscow) `now` falls in. */

@@ -14,8 +14,10 @@ import { PaymentsList } from './payments-list';
 import { TopUpDialog } from './top-up-dialog';
 
 /**
- * The balance tab: the balance with its forecast and tariff; for admins the top-up, invoice and
- * act buttons (others are told who pays); then the documents and the online payments.
+ * The balance tab: the balance with its forecast, tariff and how it is topped up; for admins the
+ * top-up, invoice and act buttons (others are told who pays); then the documents and the online
+ * payments. The top-up and invoice dialogs take the server's limits and payment provider from the
+ * balance.
  */
 export function BalancePanel() {
   const { t } = useTranslation();
@@ -52,10 +54,10 @@ export function BalancePanel() {
       )}
       <DocumentsList />
       <PaymentsList />
-      {user.isAdmin && (
+      {user.isAdmin && balance && (
         <>
-          <TopUpDialog opened={topUpOpened} onClose={topUp.close} />
-          <InvoiceDialog opened={invoiceOpened} onClose={invoice.close} />
+          <TopUpDialog opened={topUpOpened} onClose={topUp.close} topUp={balance.top_up} />
+          <InvoiceDialog opened={invoiceOpened} onClose={invoice.close} limits={balance.top_up} />
           <ActDialog opened={actOpened} onClose={act.close} />
         </>
       )}

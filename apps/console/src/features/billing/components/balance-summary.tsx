@@ -8,7 +8,8 @@ import classes from '../billing.module.css';
 
 /**
  * The balance as the organisation sees it first: the figure (red when the organisation owes), how
- * long it lasts at the current daily charge, the tariff that makes that charge, and `actions`.
+ * long it lasts at the current daily charge, the tariff that makes that charge, how the balance is
+ * topped up here, and `actions`.
  */
 export function BalanceSummary({ balance, actions }: { balance: Balance; actions: ReactNode }) {
   const { t } = useTranslation();
@@ -51,6 +52,7 @@ export function BalanceSummary({ balance, actions }: { balance: Balance; actions
             </List.Item>
           )}
         </List>
+        <TopUpNote topUp={balance.top_up} />
         <Group gap="sm">{actions}</Group>
       </Stack>
     </Paper>
@@ -66,4 +68,22 @@ function Forecast({ daysLeft }: { daysLeft: number | null }) {
   else if (daysLeft === 1) text = t('At this rate the balance lasts about 1 day.');
   else text = t('At this rate the balance lasts about {{count}} days.', { count: daysLeft });
   return <Text fw={500}>{text}</Text>;
+}
+
+/** How the balance is topped up: by invoice only without a provider; test money with the sandbox. */
+function TopUpNote({ topUp }: { topUp: Balance['top_up'] }) {
+  const { t } = useTranslation();
+  if (topUp.provider === null) {
+    return (
+      <Text size="sm" data-top-up="invoice">
+        {t('Online payment is not available: the balance is topped up by invoice, paid by bank transfer.')}
+      </Text>
+    );
+  }
+  if (!topUp.test_money) return null;
+  return (
+    <Text size="sm" fw={500} data-top-up="test">
+      {t('Online payment is in test mode: no money is taken, and what it credits is marked as test money.')}
+    </Text>
+  );
 }

@@ -16,7 +16,7 @@ const plain = (text: string | null | undefined) => (text ?? '').replace(/[\u00a0
 const localIso = (date: string, time: string) => new Date(`${date}T${time}`).toISOString();
 
 describe('the billing page: history tab', { timeout: 30_000 }, () => {
-  it('lists the ledger with signed, coloured amounts and the balance after each entry', async () => {
+  it('lists the ledger with signed, coloured amounts, the balance after each entry and test money marked', async () => {
     serveBilling({
       ledger: () =>
         pageOf([
@@ -26,6 +26,7 @@ describe('the billing page: history tab', { timeout: 30_000 }, () => {
             amount: 150_000,
             balance_after: 153_000,
             description: 'Оплата онлайн, платёж № 12',
+            test_money: true,
           }),
           buildLedgerEntry({ id: 1, kind: 'charge', amount: -3_000, balance_after: 3_000 }),
         ]),
@@ -43,6 +44,9 @@ describe('the billing page: history tab', { timeout: 30_000 }, () => {
     const charge = rows[2] as HTMLElement;
     expect(within(charge).getByText('Списание')).toBeInTheDocument();
     expect(within(charge).getByText('-30,00 ₽', { normalizer: plain }).className).toMatch(/debit/);
+    // Money nobody paid (the sandbox's) is marked beside its kind; real money is not.
+    expect(within(payment).getByText('Тестовые деньги')).toBeInTheDocument();
+    expect(within(charge).queryByText('Тестовые деньги')).toBeNull();
   });
 
   it('sends the page and the filters from the address as SPEC §3 has them, and keeps changes there', async () => {

@@ -1,5 +1,5 @@
 import { LEDGER_KINDS, type LedgerEntry } from '@kontrol/contracts';
-import { Box, Button, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Box, Button, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
@@ -18,7 +18,7 @@ import { ListPagination } from './list-pagination';
 /**
  * The history tab: the ledger, newest first, a page at a time from the server (SPEC §3: page and
  * filters), filtered by kind of operation and by period, with the filters and the page in the
- * query string; and the same filtered history as a CSV file.
+ * query string, test money marked as such; and the same filtered history as a CSV file.
  */
 export function HistoryPanel() {
   const { t } = useTranslation();
@@ -51,7 +51,18 @@ export function HistoryPanel() {
         id: 'kind',
         header: t('Operation'),
         width: 'minmax(8rem, 0.9fr)',
-        cell: (row) => labels.ledgerKind[row.kind],
+        // A credit nobody paid (the sandbox provider's, the demo's) says so beside its kind.
+        cell: (row) =>
+          row.test_money ? (
+            <Group gap={6} wrap="wrap">
+              <span>{labels.ledgerKind[row.kind]}</span>
+              <Badge color="orange" variant="dot" tt="none" data-test-money>
+                {t('Test money')}
+              </Badge>
+            </Group>
+          ) : (
+            labels.ledgerKind[row.kind]
+          ),
       },
       {
         id: 'description',

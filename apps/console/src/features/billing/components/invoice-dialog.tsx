@@ -1,4 +1,4 @@
-import type { BillingDocument } from '@kontrol/contracts';
+import type { BillingDocument, TopUpLimits } from '@kontrol/contracts';
 import { Alert, Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,15 @@ interface AmountValues extends Record<string, unknown> {
  * link. Without the organisation's requisites the server refuses (422 `organization`): the dialog
  * says so and leads to the organisation tab.
  */
-export function InvoiceDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function InvoiceDialog({
+  opened,
+  onClose,
+  limits,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  limits: TopUpLimits;
+}) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -30,16 +38,17 @@ export function InvoiceDialog({ opened, onClose }: { opened: boolean; onClose: (
       title={t('Issue an invoice')}
       closeButtonProps={{ 'aria-label': t('Close') }}
     >
-      {opened && <InvoiceForm onClose={onClose} />}
+      {opened && <InvoiceForm onClose={onClose} limits={limits} />}
     </Modal>
   );
 }
 
-function InvoiceForm({ onClose }: { onClose: () => void }) {
+/** The invoice's amount, then the invoice with its download; also the top-up without online payment. */
+export function InvoiceForm({ onClose, limits }: { onClose: () => void; limits: TopUpLimits }) {
   const { t } = useTranslation();
   const money = useMoney();
   const create = useCreateInvoice();
-  const check = useAmountCheck();
+  const check = useAmountCheck(limits);
   const [invoice, setInvoice] = useState<BillingDocument | null>(null);
   const { form, onSubmit, submitting, failure } = useApiForm<AmountValues, BillingDocument>({
     initialValues: { amount: '' },
@@ -99,6 +108,7 @@ function InvoiceForm({ onClose }: { onClose: () => void }) {
         )}
         <AmountField
           data-autofocus
+          limits={limits}
           {...form.getInputProps('amount')}
           onQuickAmount={(roubles) => form.setFieldValue('amount', roubles)}
         />

@@ -2,11 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setLocale } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
 import { browserWindow } from '../api/create-payment';
 import {
   REGULAR,
+  SANDBOX_PAYMENT,
   buildBalance,
   buildDocument,
   buildPayment,
@@ -14,9 +16,10 @@ import {
   serveBilling,
 } from '../test/fixtures';
 
-afterEach(() => {
+afterEach(async () => {
   queryClient.clear();
   vi.restoreAllMocks();
+  await setLocale('ru');
 });
 
 /** Text with its no-break spaces (Intl's group separator) made plain. */
@@ -94,7 +97,7 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
   });
 
   it('tops up: checks the amount, sends kopecks and goes to the provider’s page', async () => {
-    serveBilling();
+    serveBilling({ balance: buildBalance({ top_up: SANDBOX_PAYMENT }) });
     const sent: unknown[] = [];
     const payment = buildPayment({ id: 12, amount: 150_050 });
     server.use(
@@ -106,15 +109,22 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
     const assign = vi.spyOn(browserWindow, 'assign').mockImplementation(() => undefined);
     await renderBilling();
 
+    // The sandbox is the provider: its money is test money, and the page says so everywhere.
+    expect(
+      await screen.findByText(
+        'Онлайн-оплата работает в тестовом режиме: деньги не списываются, а зачисленное отмечается как тестовые деньги.',
+      ),
+    ).toBeInTheDocument();
     await userEvent.click(await screen.findByRole('button', { name: 'Пополнить' }));
     const dialog = await screen.findByRole('dialog', { name: 'Пополнение баланса' });
+    expect(within(dialog).getByText('Тестовый режим')).toBeInTheDocument();
     const amount = within(dialog).getByRole('textbox', { name: /Сумма, ₽/ });
 
-    // Below the minimum: said under the field, nothing sent.
+    // Below the minimum: said under the field (as the server would say it), nothing sent.
     await userEvent.type(amount, '50');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Перейти к оплате' }));
     expect(
-      await within(dialog).findByText('Введите сумму от 100 ₽ до 10 000 000 ₽.', { normalizer: plain }),
+      await within(dialog).findByText('Сумма — от 100 до 1 000 000 ₽.', { normalizer: plain }),
     ).toBeInTheDocument();
     expect(amount).toHaveAttribute('aria-invalid', 'true');
     expect(sent).toEqual([]);
@@ -127,6 +137,95 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
     await userEvent.click(within(dialog).getByRole('button', { name: 'Перейти к оплате' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(payment.confirmation_url));
     expect(sent).toEqual([{ amount: 150_050 }]);
+  });
+
+  it('without an online payment provider, says so in ru and en and tops up by invoice instead', async () => {
+    serveBilling();
+    const online: unknown[] = [];
+    const invoices: unknown[] = [];
+    server.use(
+      http.post('/api/payment/create', async ({ request }) => {
+        online.push(await request.json());
+        return HttpResponse.json({ message: 'no' }, { status: 409 });
+      }),
+      http.post('/api/payment/invoice/create', async ({ request }) => {
+        invoices.push(await request.json());
+        return HttpResponse.json(
+          { data: buildDocument({ number: '2026-7', amount: 300_000 }) },
+          { status: 201 },
+        );
+      }),
+    );
+    const { unmount } = await renderBilling();
+    expect(
+      await screen.findByText(
+        'Онлайн-оплата недоступна: баланс пополняется по счёту, оплаченному банковским переводом.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Пополнить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Пополнение баланса' });
+    expect(within(dialog).getByText('Онлайн-оплата недоступна')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'Пополните баланс по счёту: выставьте его здесь и оплатите банковским переводом — баланс пополнится, когда платёж поступит.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Перейти к оплате' })).toBeNull();
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Сумма, ₽/ }), '3000');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Выставить счёт' }));
+    expect(await within(dialog).findByText('Счёт выставлен')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Скачать счёт (PDF)' })).toBeInTheDocument();
+    expect(invoices).toEqual([{ amount: 300_000 }]);
+    expect(online).toEqual([]);
+    unmount();
+    queryClient.clear();
+
+    await setLocale('en');
+    serveBilling();
+    await renderBilling();
+    expect(
+      await screen.findByText(
+        'Online payment is not available: the balance is topped up by invoice, paid by bank transfer.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Top up' }));
+    const english = await screen.findByRole('dialog', { name: 'Top up the balance' });
+    expect(within(english).getByText('Online payment is not available')).toBeInTheDocument();
+    expect(within(english).getByRole('button', { name: 'Issue the invoice' })).toBeInTheDocument();
+  });
+
+  it('checks the amount against the limits the server gives', async () => {
+    serveBilling({
+      balance: buildBalance({ top_up: { ...SANDBOX_PAYMENT, min_amount: 500_00, max_amount: 20_000_00 } }),
+    });
+    const sent: unknown[] = [];
+    server.use(
+      http.post('/api/payment/create', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ data: buildPayment() }, { status: 201 });
+      }),
+    );
+    await renderBilling();
+    await userEvent.click(await screen.findByRole('button', { name: 'Пополнить' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Пополнение баланса' });
+    expect(within(dialog).getByText('От 500 ₽ до 20 000 ₽.', { normalizer: plain })).toBeInTheDocument();
+    // Only the common amounts within the limits are offered.
+    const common = within(dialog).getByRole('group', { name: 'Частые суммы' });
+    expect(
+      within(common)
+        .getAllByRole('button')
+        .map((button) => plain(button.textContent)),
+    ).toEqual(['1 000 ₽', '5 000 ₽', '10 000 ₽']);
+    const amount = within(dialog).getByRole('textbox', { name: /Сумма, ₽/ });
+    for (const typed of ['499,99', '20000,01']) {
+      await userEvent.clear(amount);
+      await userEvent.type(amount, typed);
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Перейти к оплате' }));
+      expect(
+        await within(dialog).findByText('Сумма — от 500 до 20 000 ₽.', { normalizer: plain }),
+      ).toBeInTheDocument();
+    }
+    expect(sent).toEqual([]);
   });
 
   it('back from the provider (?payment=): waits for the outcome, then says it went through and reloads the balance', async () => {

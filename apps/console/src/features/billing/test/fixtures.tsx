@@ -33,6 +33,19 @@ export const REGULAR = buildAuthUser(['billing']);
 
 const STAMP = '2026-11-24T09:00:00.000Z';
 
+/** `top_up` without an online payment provider (the server's default), and with the sandbox. */
+export const NO_ONLINE_PAYMENT: Balance['top_up'] = {
+  provider: null,
+  test_money: false,
+  min_amount: 100_00,
+  max_amount: 1_000_000_00,
+};
+export const SANDBOX_PAYMENT: Balance['top_up'] = {
+  ...NO_ONLINE_PAYMENT,
+  provider: 'sandbox',
+  test_money: true,
+};
+
 export function buildBalance(overrides: Partial<Balance> = {}): Balance {
   return {
     balance: 1_234_567,
@@ -43,6 +56,8 @@ export function buildBalance(overrides: Partial<Balance> = {}): Balance {
     days_left: 411,
     last_charge_date: '2026-11-23',
     vat_percent: 22,
+    // The server's default: no online payment provider, top-up by invoice.
+    top_up: NO_ONLINE_PAYMENT,
     ...overrides,
   };
 }
@@ -57,6 +72,7 @@ export function buildLedgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEn
     reference: 'charge:2026-11-23',
     quantity: 3,
     unit_price: 1_000,
+    test_money: false,
     created_at: STAMP,
     ...overrides,
   };
