@@ -182,9 +182,10 @@ export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
   const user = found && !found.disabled_at ? found : undefined;
   const now = nowIso();
   const tokenHash = sha256(body.token);
+  // Used up only together with the address it was sent to: a wrong e-mail leaves the link working.
   const tokenUserId = user
-    ? ((await useUserToken(deps.db, 'password_reset', tokenHash, now)) ??
-      (await useUserToken(deps.db, 'invitation', tokenHash, now)))
+    ? ((await useUserToken(deps.db, 'password_reset', tokenHash, now, user.id)) ??
+      (await useUserToken(deps.db, 'invitation', tokenHash, now, user.id)))
     : undefined;
   if (!user || tokenUserId !== user.id) throw new FieldValidationError({ email: ['passwords.token'] });
   await updateUser(deps.db, user.id, {
