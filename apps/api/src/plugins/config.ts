@@ -15,7 +15,15 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-  APP_URL: z.url().optional(),
+  // The base of every link Kontrol gives out (e-mails, login links): a plain http(s) address, so
+  // nothing appended to it can end up in a query, a fragment or another host's credentials.
+  APP_URL: z
+    .url()
+    .refine((value) => {
+      const url = new URL(value);
+      return /^https?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash;
+    }, 'an http:// or https:// address without user, query or fragment, like https://kontrol.example.com')
+    .optional(),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/kontrol.db'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
@@ -61,6 +69,8 @@ const envSchema = z.object({
   BILLING_CHARGE_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default('off'),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  INVITES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  INVITES_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(50),
 });
 
 export interface Config {
@@ -69,6 +79,8 @@ export interface Config {
   port: number;
   /** Public base URL of the console, used in e-mailed links. */
   appUrl: string;
+  /** Whether APP_URL was given (else appUrl is derived from HOST and PORT). */
+  appUrlSet: boolean;
   databaseUrl: string;
   databasePoolMax: number;
   /** API processes sharing the port (node:cluster); `auto` in API_WORKERS means one per core. */
@@ -124,6 +136,11 @@ export interface Config {
   };
   /** Prometheus metrics on a port of their own (docs/deployment.md); false: none. */
   metrics: { host: string; port: number } | false;
+  /**
+   * E-mails to addresses not yet proven that an organisation's people cause (invitations, and
+   * confirmations of a changed address), per organisation per hour and per day (docs/people.md).
+   */
+  invitations: { perHour: number; perDay: number };
 }
 
 export class ConfigError extends Error {}
@@ -143,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     appUrl: (e.APP_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, ''),
+    appUrlSet: e.APP_URL !== undefined,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
@@ -183,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chargeCheckMinutes: e.BILLING_CHARGE_CHECK_MINUTES,
     },
     metrics: e.METRICS_PORT === 'off' ? false : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+    invitations: { perHour: e.INVITES_PER_HOUR, perDay: e.INVITES_PER_DAY },
   };
 }
 
