@@ -1,6 +1,6 @@
 import type { User } from '@kontrol/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildOrganisation } from '../../test/builders.js';
+import { buildOrganisation, VALID_ORGANISATION_DETAILS } from '../../test/builders.js';
 import { nextTestIp, TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
 import { createUser } from './users.service.js';
@@ -277,6 +277,33 @@ describe('names carry no links, addresses or hidden characters', () => {
     });
     expect(profile.statusCode).toBe(422);
     expect(profile.json<Errors>().errors).toEqual({ name: [CONTROL] });
+  });
+
+  it('refuses them in the organisation’s billing details where they are names', async () => {
+    const { client } = await verifiedAdmin();
+    const res = await client.post(
+      '/api/users/update_organization',
+      {
+        ...VALID_ORGANISATION_DETAILS,
+        legal_name: 'ООО «Ромашка» www.evil.test',
+        director: 'Иванов\u202eИван',
+        accountant: 'pay@evil.test',
+      },
+      { 'accept-language': 'ru' },
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json<Errors>().errors).toEqual({
+      legal_name: [LINK.ru],
+      director: [
+        'Имя содержит невидимые или управляющие символы (перевод строки, табуляцию, смену направления текста): уберите их.',
+      ],
+      accountant: [EMAIL.ru],
+    });
+    const fine = await client.post('/api/users/update_organization', {
+      ...VALID_ORGANISATION_DETAILS,
+      legal_name: 'ООО «Ресторан 1.5»',
+    });
+    expect(fine.statusCode).toBe(200);
   });
 
   it('never puts a name in a subject: a name stored before the rule is shown as it is and only greeted by, in a plain-text mail', async () => {
