@@ -192,7 +192,8 @@ console.log(
   `API lists — ${env.date}, node ${env.node}, ${env.nproc} cores, ${env.cpu}, ${env.commit} (${env.changed})`,
 );
 buildIfNeeded();
-const server = await startServer();
+// The users list is seeded through the invitation endpoint, far past a public server's limits.
+const server = await startServer({ env: { INVITES_PER_HOUR: '100000', INVITES_PER_DAY: '1000000' } });
 /** @type {Awaited<ReturnType<typeof startHelloWorld>> | undefined} */
 let hello;
 /** @type {Awaited<ReturnType<typeof startServer>> | undefined} */

@@ -4,8 +4,13 @@ import { databaseUrl, expect, logins, signInWithForm, test, urlWithPath } from '
 // The guest pages submitted for real against the API, and the SPEC §4 auth_token link.
 
 test('a one-time auth_token link signs in once, then says it has expired', async ({ page }) => {
-  const output = runCli(['user:login-link', '--email', logins.admin.email], { databaseUrl: databaseUrl() });
+  const appUrl = process.env.PLAYWRIGHT_TEST_BASE_URL ?? '';
+  const output = runCli(['user:login-link', '--email', logins.admin.email], {
+    databaseUrl: databaseUrl(),
+    appUrl,
+  });
   const link = new URL(output.trim().split('\n').at(-1) ?? '');
+  expect(link.origin).toBe(new URL(appUrl).origin);
   const path = `${link.pathname}${link.search}`;
   expect(path).toMatch(/^\/auth\/login\?auth_token=/);
 

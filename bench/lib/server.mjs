@@ -205,13 +205,19 @@ export async function stopProcess(pid, exited, graceMs = 15_000) {
 /**
  * Runs the operator CLI (`node apps/api/dist/cli.js …`) on the given database; returns its stdout.
  * @param {string[]} args
- * @param {{ databaseUrl: string }} options
+ * @param {{ databaseUrl: string, appUrl?: string }} options
  */
-export function runCli(args, { databaseUrl }) {
+export function runCli(args, { databaseUrl, appUrl }) {
   try {
     return execFileSync(process.execPath, [join(ROOT, 'apps/api/dist/cli.js'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        // The console's address, as the server has it (links the tool prints are on it).
+        ...(appUrl ? { APP_URL: appUrl } : {}),
+      },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });

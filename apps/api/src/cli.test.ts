@@ -8,10 +8,15 @@ const t = useTestApp();
 
 /** Runs the operator tool against the test database and captures what it prints. */
 async function kontrol(...argv: string[]) {
+  return kontrolWith({ APP_URL: 'http://kontrol.test' }, ...argv);
+}
+
+/** The same with other settings (APP_URL given or not). */
+async function kontrolWith(env: Record<string, string>, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runCli(argv, {
-    env: { DATABASE_URL: t.database.url, APP_URL: 'http://kontrol.test', LOG_LEVEL: 'silent' },
+    env: { DATABASE_URL: t.database.url, LOG_LEVEL: 'silent', ...env },
     out: (line) => out.push(line),
     err: (line) => err.push(line),
   });
@@ -175,6 +180,100 @@ describe('npm run kontrol', () => {
     expect(me.json<{ data: { email: string } }>().data.email).toBe('chef@canteen.test');
     const reuse = await new TestClient(t.app).get('/api/users/auth', { authorization: `Bearer ${token}` });
     expect(reuse.statusCode).toBe(401);
+  });
+
+  it('user:login-link prints the link on APP_URL, path included, and refuses to guess one without it', async () => {
+    await kontrol('org:create', '--name', 'Bistro', '--admin-email', 'chef@bistro.test');
+    const base = 'https://support.kontrol.example/console';
+    const result = await kontrolWith(
+      { APP_URL: `${base}/` },
+      'user:login-link',
+      '--email',
+      'chef@bistro.test',
+    );
+    expect(result.code).toBe(0);
+    const url = new URL(result.out.split('\n')[1] ?? '');
+    expect(url.origin + url.pathname).toBe(`${base}/auth/login`);
+    expect([...url.searchParams.keys()]).toEqual(['auth_token']);
+    const me = await new TestClient(t.app).get('/api/users/auth', {
+      authorization: `Bearer ${url.searchParams.get('auth_token') ?? ''}`,
+    });
+    expect(me.json<{ data: { email: string } }>().data.email).toBe('chef@bistro.test');
+
+    // Without APP_URL the link would point at this machine's HOST:PORT: no link, a clear error.
+    const unset = await kontrolWith(
+      { HOST: '0.0.0.0', PORT: '9000' },
+      'user:login-link',
+      '--email',
+      'chef@bistro.test',
+    );
+    expect(unset.code).toBe(2);
+    expect(unset.out).toBe('');
+    expect(unset.err).toContain("APP_URL is not set: set it to the console's public address");
+    const tokens = await t.db
+      .selectFrom('personal_access_tokens')
+      .select('id')
+      .where('name', '=', 'login link')
+      .execute();
+    expect(tokens).toHaveLength(0);
+
+    // An APP_URL that is not a plain http(s) address is refused before anything runs.
+    for (const bad of [
+      'javascript:alert(1)',
+      'https://kontrol.example/?next=',
+      'https://kontrol.example/#x',
+      'https://user:pw@kontrol.example',
+    ]) {
+      const refused = await kontrolWith({ APP_URL: bad }, 'user:login-link', '--email', 'chef@bistro.test');
+      expect(refused.code, bad).toBe(1);
+      expect(refused.err, bad).toContain(
+        'APP_URL: an http:// or https:// address without user, query or fragment',
+      );
+    }
+  });
+
+  it('holds names to the rule of the API: no links, e-mail addresses or control characters', async () => {
+    const link = await kontrol(
+      'org:create',
+      '--name',
+      'Ваш аккаунт заблокирован evil.com/x',
+      '--admin-email',
+      'a@names.test',
+    );
+    expect(link.code).toBe(2);
+    expect(link.err).toContain('--name: A name cannot contain a link or a web address.');
+    const email = await kontrol(
+      'org:create',
+      '--name',
+      'Names',
+      '--admin-email',
+      'a@names.test',
+      '--admin-name',
+      'x@evil.test',
+    );
+    expect(email.code).toBe(2);
+    expect(email.err).toContain('--admin-name: A name cannot contain an e-mail address.');
+    const control = await kontrol('org:create', '--name', 'Names\u202e', '--admin-email', 'a@names.test');
+    expect(control.code).toBe(2);
+    expect(await t.db.selectFrom('users').select('id').where('email', '=', 'a@names.test').execute()).toEqual(
+      [],
+    );
+
+    // Without a name, a person is called by the part of the address before the @.
+    const created = await kontrol(
+      'org:create',
+      '--name',
+      'Names',
+      '--admin-email',
+      'anna.petrova@names.test',
+    );
+    expect(created.code).toBe(0);
+    const admin = await t.db
+      .selectFrom('users')
+      .select('name')
+      .where('email', '=', 'anna.petrova@names.test')
+      .executeTakeFirstOrThrow();
+    expect(admin.name).toBe('anna.petrova');
   });
 
   it('role:create makes an access role whose users hold exactly its modules', async () => {

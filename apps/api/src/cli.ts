@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import {
   LOCALES,
   MODULE_SLUGS,
+  nameProblem,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   SUPPORT_MESSAGE_MAX_LENGTH,
@@ -48,13 +49,13 @@ Commands:
   org:create                   Create an organisation with its first (admin) user.
       --name <text>              organisation name (required)
       --admin-email <email>      the admin's e-mail (required)
-      --admin-name <text>        the admin's name (default: the e-mail)
+      --admin-name <text>        the admin's name (default: the e-mail's part before @)
       --password <text>          the admin's password (default: a generated one, printed)
       --locale ru|en             language of the admin's e-mails (default: ru)
   user:create                  Add a user to an existing organisation.
       --org <id>                 organisation id (required)
       --email <email>            (required)
-      --name <text>              (default: the e-mail)
+      --name <text>              (default: the e-mail's part before @)
       --role regular|admin       (default: regular)
       --acl-role <id>            access role of that organisation (default: none)
       --password <text>          (default: a generated one, printed)
@@ -62,7 +63,8 @@ Commands:
   user:set-password            Set a user's password; their sessions and tokens end.
       --email <email>            (required)
       --password <text>          (default: a generated one, printed)
-  user:login-link              Print a one-time link that signs in as the user (for support).
+  user:login-link              Print a one-time link on APP_URL that signs in as the user
+                               (for support; APP_URL must be set).
       --email <email>            (required)
   role:create                  Add an access role to an organisation.
       --org <id>                 organisation id (required)
@@ -149,6 +151,20 @@ function email(options: Options, name: string) {
   return value.toLowerCase();
 }
 
+/**
+ * A person's or an organisation's name, held to the same rule as the API's forms (no links, e-mail
+ * addresses or control characters); `fallback` when the option is not given.
+ */
+function nameOption(options: Options, name: string, fallback?: string): string {
+  const value = fallback === undefined ? required(options, name) : (optional(options, name) ?? fallback);
+  const problem = nameProblem(value);
+  if (problem) throw new UsageError(`--${name}: ${translate('en', problem)}`);
+  return value;
+}
+
+/** The part of an e-mail address before the @: a name to start with when none is given. */
+const localPart = (address: string) => address.slice(0, address.indexOf('@'));
+
 function oneOf<T extends string>(options: Options, name: string, allowed: readonly T[], fallback: T): T {
   const value = optional(options, name) ?? fallback;
   if (!(allowed as readonly string[]).includes(value)) {
@@ -201,9 +217,9 @@ async function run(
       const pwd = password(options);
       await migrateToLatest(db);
       const created = await createOrganisationWithAdmin(db, {
-        organisationName: required(options, 'name'),
+        organisationName: nameOption(options, 'name'),
         admin: {
-          name: optional(options, 'admin-name') ?? adminEmail,
+          name: nameOption(options, 'admin-name', localPart(adminEmail)),
           email: adminEmail,
           password: pwd.value,
           locale: oneOf(options, 'locale', LOCALES, 'ru'),
@@ -219,7 +235,7 @@ async function run(
       const pwd = password(options);
       const userId = await createUser(db, {
         organisationId: positiveInt(options, 'org', true) as number,
-        name: optional(options, 'name') ?? userEmail,
+        name: nameOption(options, 'name', localPart(userEmail)),
         email: userEmail,
         password: pwd.value,
         role: oneOf(options, 'role', USER_ROLES, 'regular'),
@@ -241,6 +257,14 @@ async function run(
       return;
     }
     case 'user:login-link': {
+      // The link is for the console people use: without APP_URL it would point at this machine's
+      // HOST:PORT, which is not where support or the user opens it.
+      if (!config.appUrlSet) {
+        throw new UsageError(
+          "APP_URL is not set: set it to the console's public address, as the server has it " +
+            '(APP_URL=https://kontrol.example.com npm run kontrol -- user:login-link --email …)',
+        );
+      }
       const user = await findUserByEmail(db, email(options, 'email'));
       if (!user) throw new UsageError('no user has that e-mail');
       if (user.disabled_at) throw new UsageError('that user is disabled');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from './constants.js';
 import { aclModuleSchema } from './acl.js';
+import { nameSchema } from './names.js';
 
 /** Password policy (OWASP ASVS: at least 8, allow long passphrases). */
 export const PASSWORD_MIN_LENGTH = 8;
@@ -14,7 +15,8 @@ export const USER_STATUSES = ['verified', 'not_verified'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 const email = z.email().max(EMAIL_MAX_LENGTH);
-const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+/** A person's or an organisation's name: no links, e-mail addresses or control characters. */
+const name = nameSchema(NAME_MAX_LENGTH);
 const newPassword = z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH);
 const confirmed = { path: ['password'], params: { key: 'passwords.confirmed' } };
 

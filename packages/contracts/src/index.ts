@@ -3,6 +3,7 @@ export * from './acl.js';
 export * from './modules.js';
 export * from './reference-lists.js';
 export * from './auth.js';
+export * from './names.js';
 export * from './errors.js';
 export * from './messages.js';
 export * from './pagination.js';

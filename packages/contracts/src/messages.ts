@@ -146,6 +146,26 @@ const catalog = {
     ru: 'Пользователь отключён: сначала включите его.',
     en: 'This user is disabled: enable them first.',
   },
+  'users.verify_first': {
+    ru: 'Сначала подтвердите свой e-mail: приглашения отправляют только пользователи с подтверждённым адресом. Откройте ссылку из письма, которое мы прислали, или запросите письмо ещё раз.',
+    en: 'Confirm your e-mail address first: only users with a confirmed address send invitations. Open the link in the e-mail we sent you, or ask for the e-mail again.',
+  },
+  'users.invitations_throttle': {
+    ru: 'Ваша организация отправила слишком много приглашений. Следующее можно отправить через {minutes} мин.',
+    en: 'Your organisation has sent too many invitations. You can send the next one in {minutes} min.',
+  },
+  'field.name_link': {
+    ru: 'Имя не может содержать ссылку или адрес сайта.',
+    en: 'A name cannot contain a link or a web address.',
+  },
+  'field.name_email': {
+    ru: 'Имя не может содержать адрес электронной почты.',
+    en: 'A name cannot contain an e-mail address.',
+  },
+  'field.name_control': {
+    ru: 'Имя содержит невидимые или управляющие символы (перевод строки, табуляцию, смену направления текста): уберите их.',
+    en: 'The name contains invisible or control characters (line breaks, tabs, text direction overrides): remove them.',
+  },
   'acl.role_name_taken': {
     ru: 'Роль доступа с таким названием уже есть.',
     en: 'An access role with this name already exists.',
@@ -563,6 +583,10 @@ const catalog = {
   'telegram.link_invalid': {
     ru: 'Эта ссылка больше не действует: она уже использована или устарела. Создайте новую интеграцию с Telegram в настройках Kontrol и откройте её ссылку.',
     en: 'This link is no longer valid: it has been used or has expired. Create a new Telegram integration in the Kontrol settings and open its link.',
+  },
+  'telegram.group_admin_only': {
+    ru: 'Подключить группу к Kontrol может только её администратор: попросите администратора группы открыть ссылку.',
+    en: 'Only an administrator of this group can connect it to Kontrol: ask a group administrator to open the link.',
   },
   'telegram.help': {
     ru: 'Это бот Kontrol: он присылает уведомления о вашем оборудовании и жалобах. Чтобы подключить чат, создайте интеграцию с Telegram в настройках Kontrol и откройте её ссылку.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema, refuseNonName } from './names.js';
 import { optionalText } from './places.js';
 
 /**
@@ -117,7 +118,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
  */
 export const organisationDetailsSchema = z
   .object({
-    legal_name: requiredText(LEGAL_NAME_MAX_LENGTH),
+    legal_name: nameSchema(LEGAL_NAME_MAX_LENGTH),
     inn: z
       .string()
       .trim()
@@ -141,8 +142,8 @@ export const organisationDetailsSchema = z
       .refine((value) => value === '' || isValidBik(value), { params: { key: 'field.bik' } }),
     correspondent_account: linkedText,
     settlement_account: linkedText,
-    director: requiredText(SIGNATORY_NAME_MAX_LENGTH),
-    accountant: optionalText(SIGNATORY_NAME_MAX_LENGTH),
+    director: nameSchema(SIGNATORY_NAME_MAX_LENGTH),
+    accountant: optionalText(SIGNATORY_NAME_MAX_LENGTH).superRefine(refuseNonName),
     documents_email: z.string().trim().pipe(z.email().max(DOCUMENTS_EMAIL_MAX_LENGTH)),
   })
   .strict()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { aclModuleSchema } from './acl.js';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, USER_ROLES, USER_STATUSES } from './auth.js';
 import { LOCALES } from './constants.js';
+import { nameSchema } from './names.js';
 import { EVENT_KINDS } from './events.js';
 import { NOTIFICATION_SEVERITIES } from './notifications.js';
 import { filtersParamSchema, MAX_PER_PAGE, pagedSchema } from './pagination.js';
@@ -50,7 +51,8 @@ export const usersQuerySchema = z.object({
 });
 export const usersPageSchema = pagedSchema(userSchema);
 
-const name = z.string().trim().min(1).max(NAME_MAX_LENGTH);
+/** The name the invitation e-mail greets by: no links, e-mail addresses or control characters. */
+const name = nameSchema(NAME_MAX_LENGTH);
 const email = z.email().max(EMAIL_MAX_LENGTH);
 
 /** `POST /api/users/add`: the new user gets an invitation e-mail to choose a password. */

@@ -58,6 +58,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toBe('127.0.0.1,10.0.0.0/8');
   });
 
+  it('limits invitations per organisation, 10 an hour and 50 a day unless told otherwise', () => {
+    expect(loadConfig({}).invitations).toEqual({ perHour: 10, perDay: 50 });
+    expect(loadConfig({ INVITES_PER_HOUR: '40', INVITES_PER_DAY: '400' }).invitations).toEqual({
+      perHour: 40,
+      perDay: 400,
+    });
+    expect(() => loadConfig({ INVITES_PER_HOUR: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ INVITES_PER_DAY: 'many' })).toThrow(ConfigError);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', SMTP_URL: '' })).toMatchObject({ port: 8080, smtpUrl: undefined });
   });

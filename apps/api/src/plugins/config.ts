@@ -22,7 +22,15 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-  APP_URL: z.url().optional(),
+  // The base of every link Kontrol gives out (e-mails, login links): a plain http(s) address, so
+  // nothing appended to it can end up in a query, a fragment or another host's credentials.
+  APP_URL: z
+    .url()
+    .refine((value) => {
+      const url = new URL(value);
+      return /^https?:$/.test(url.protocol) && !url.username && !url.password && !url.search && !url.hash;
+    }, 'an http:// or https:// address without user, query or fragment, like https://kontrol.example.com')
+    .optional(),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/kontrol.db'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
@@ -83,6 +91,8 @@ const envSchema = z.object({
   METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default('off'),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LIVE_SESSION_CHECK_SECONDS: z.coerce.number().int().min(1).max(60).default(30),
+  INVITES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  INVITES_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(50),
 });
 
 export interface Config {
@@ -91,6 +101,8 @@ export interface Config {
   port: number;
   /** Public base URL of the console, used in e-mailed links. */
   appUrl: string;
+  /** Whether APP_URL was given (else appUrl is derived from HOST and PORT). */
+  appUrlSet: boolean;
   databaseUrl: string;
   databasePoolMax: number;
   /** API processes sharing the port (node:cluster); `auto` in API_WORKERS means one per core. */
@@ -158,6 +170,11 @@ export interface Config {
   metrics: { host: string; port: number } | false;
   /** How often open live streams look at their session, user and modules again (s). */
   liveSessionCheckSeconds: number;
+  /**
+   * E-mails to addresses not yet proven that an organisation's people cause (invitations, and
+   * confirmations of a changed address), per organisation per hour and per day (docs/people.md).
+   */
+  invitations: { perHour: number; perDay: number };
 }
 
 export class ConfigError extends Error {}
@@ -187,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     port: e.PORT,
     appUrl: (e.APP_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, ''),
+    appUrlSet: e.APP_URL !== undefined,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
@@ -232,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metrics: e.METRICS_PORT === 'off' ? false : { host: e.METRICS_HOST, port: e.METRICS_PORT },
     liveSessionCheckSeconds: e.LIVE_SESSION_CHECK_SECONDS,
+    invitations: { perHour: e.INVITES_PER_HOUR, perDay: e.INVITES_PER_DAY },
   };
 }
 

@@ -8,6 +8,9 @@ export type FakeChat =
   | { id: number; type: 'private'; first_name: string; last_name?: string; username?: string }
   | { id: number; type: 'group' | 'supergroup'; title: string; username?: string };
 
+/** A ChatMember's `status` in the Bot API. */
+export type FakeMemberStatus = 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
+
 /** A Bot API error answer: `{ok: false, error_code, description, parameters}`. */
 export interface FakeBotApiError {
   error_code: number;
@@ -49,6 +52,13 @@ export interface FakeTelegram {
   pushUpdate(update: Omit<Update, 'update_id'>): number;
   /** A person writes `text` in `chat` (a `message` update; commands carry their bot_command entity). */
   write(chat: FakeChat, text: string, from?: Partial<User>): number;
+  /** The person {@link write} makes the sender in `chat` when the test names none. */
+  senderIn(chat: FakeChat): User;
+  /**
+   * A person's standing in a group, as getChatMember answers it: someone who wrote in the group
+   * is a `member` until told otherwise; someone never seen there has `left`.
+   */
+  setChatMemberStatus(chat: FakeChat, userId: number, status: FakeMemberStatus): void;
   /** The bot's membership of `chat` changes (a `my_chat_member` update): `kicked` is a block. */
   setMemberStatus(chat: FakeChat, status: 'member' | 'kicked' | 'left'): number;
   /**
@@ -91,8 +101,9 @@ const BOT_ID = 7_000_000_001;
  * `POST /bot<token>/<method>` (or GET) with a JSON, form or query body, answering
  * `{ok: true, result}` or `{ok: false, error_code, description, parameters}` with the error's
  * HTTP status. It implements getMe, getUpdates (long polling with offsets, and the 409 a second
- * concurrent poll causes), sendMessage, deleteWebhook and getWebhookInfo, and lets a test queue
- * updates, script send failures (429 with retry_after, 5xx) and block chats.
+ * concurrent poll causes), sendMessage, getChatMember (the ChatMember shapes of each status),
+ * deleteWebhook and getWebhookInfo, and lets a test queue updates, set who administers a group,
+ * script send failures (429 with retry_after, 5xx) and block chats.
  */
 export async function startFakeTelegram(options: { botUsername?: string } = {}): Promise<FakeTelegram> {
   const token = `${BOT_ID}:FAKE-${Math.random().toString(36).slice(2)}-token-for-tests`;
@@ -106,6 +117,15 @@ export async function startFakeTelegram(options: { botUsername?: string } = {}):
   const waiting = new Set<WaitingPoll>();
   const failures = new Map<string, (FakeBotApiError | 'disconnect')[]>();
   const blocked = new Set<string>();
+  /** chat id → user id → status, for getChatMember. */
+  const members = new Map<string, Map<number, FakeMemberStatus>>();
+  const knownUsers = new Map<number, User>();
+  const setMember = (chatId: string, user: User, status: FakeMemberStatus) => {
+    knownUsers.set(user.id, user);
+    const chatMembers = members.get(chatId) ?? new Map<number, FakeMemberStatus>();
+    chatMembers.set(user.id, status);
+    members.set(chatId, chatMembers);
+  };
   let webhookUrl = '';
   let maxConcurrentPolls = 0;
   let conflicts = 0;
@@ -187,6 +207,21 @@ export async function startFakeTelegram(options: { botUsername?: string } = {}):
         clearTimeout(poll.timer);
         waiting.delete(poll);
       });
+    },
+    getchatmember: (params, response) => {
+      const chatId =
+        typeof params.chat_id === 'number' || typeof params.chat_id === 'string'
+          ? String(params.chat_id)
+          : '';
+      const userId = typeof params.user_id === 'number' ? params.user_id : Number.NaN;
+      if (!chatId) return fail(response, { error_code: 400, description: 'Bad Request: chat_id is empty' });
+      if (!Number.isInteger(userId))
+        return fail(response, { error_code: 400, description: 'Bad Request: user_id is invalid' });
+      const chatMembers = members.get(chatId);
+      if (!chatMembers)
+        return fail(response, { error_code: 400, description: 'Bad Request: chat not found' });
+      const user = knownUsers.get(userId) ?? { id: userId, is_bot: false, first_name: 'Someone' };
+      ok(response, chatMemberOf(user, chatMembers.get(userId) ?? 'left'));
     },
     sendmessage: (params, response) => {
       const chatId =
@@ -297,13 +332,25 @@ export async function startFakeTelegram(options: { botUsername?: string } = {}):
     messagesTo: (chatId) => sent.filter((message) => message.chatId === String(chatId)),
     callsOf: (method) => calls.filter((call) => call.method.toLowerCase() === method.toLowerCase()),
     pushUpdate,
+    senderIn: (chat) => personOf(chat, {}),
+    setChatMemberStatus(chat, userId, status) {
+      setMember(
+        String(chat.id),
+        knownUsers.get(userId) ?? { id: userId, is_bot: false, first_name: 'Someone' },
+        status,
+      );
+    },
     write(chat, text, from = {}) {
       const command = /^\/\w+(@\w+)?/.exec(text);
+      const sender = personOf(chat, from);
+      if (chat.type !== 'private' && !members.get(String(chat.id))?.has(sender.id)) {
+        setMember(String(chat.id), sender, 'member');
+      }
       const message = {
         message_id: nextMessageId,
         date: Math.floor(Date.now() / 1000),
         chat,
-        from: personOf(chat, from),
+        from: sender,
         text,
         ...(command ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] } : {}),
       } as Update['message'];
@@ -371,6 +418,57 @@ export async function startFakeTelegram(options: { botUsername?: string } = {}):
         server.closeAllConnections();
       }),
   };
+}
+
+/** A ChatMember as the Bot API answers it for each status (the rights an administrator holds included). */
+function chatMemberOf(user: User, status: FakeMemberStatus): Record<string, unknown> {
+  switch (status) {
+    case 'creator':
+      return { status, user, is_anonymous: false };
+    case 'administrator':
+      return {
+        status,
+        user,
+        can_be_edited: false,
+        is_anonymous: false,
+        can_manage_chat: true,
+        can_delete_messages: true,
+        can_manage_video_chats: true,
+        can_restrict_members: true,
+        can_promote_members: false,
+        can_change_info: true,
+        can_invite_users: true,
+        can_post_stories: false,
+        can_edit_stories: false,
+        can_delete_stories: false,
+        can_pin_messages: true,
+      };
+    case 'restricted':
+      return {
+        status,
+        user,
+        is_member: true,
+        can_send_messages: false,
+        can_send_audios: false,
+        can_send_documents: false,
+        can_send_photos: false,
+        can_send_videos: false,
+        can_send_video_notes: false,
+        can_send_voice_notes: false,
+        can_send_polls: false,
+        can_send_other_messages: false,
+        can_add_web_page_previews: false,
+        can_change_info: false,
+        can_invite_users: false,
+        can_pin_messages: false,
+        can_manage_topics: false,
+        until_date: 0,
+      };
+    case 'kicked':
+      return { status, user, until_date: 0 };
+    default:
+      return { status, user };
+  }
 }
 
 /** Bot API form values: numbers and booleans as text, arrays and objects as JSON. */

@@ -165,7 +165,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       const user = currentUser(request);
-      await updateProfile(deps(), user, request.body);
+      await updateProfile(deps(), user, request.body, app.config.invitations);
       return { data: await authUserOf(user.id) };
     },
   });

@@ -17,6 +17,7 @@ import type { Hit, RateLimiter } from '../../plugins/rate-limit.js';
 import type { MailService } from '../mail/mail.service.js';
 import { passwordResetMail, verificationMail } from '../mail/mail.templates.js';
 import { createOrganisationWithAdmin } from '../organisations/organisations.service.js';
+import { countInvitation, type InvitationLimits } from '../users/invitation-limits.js';
 import {
   emailTaken,
   findUserByEmail,
@@ -178,9 +179,10 @@ export async function resetPassword(deps: AuthDeps, body: ResetPasswordBody) {
   const user = found && !found.disabled_at ? found : undefined;
   const now = nowIso();
   const tokenHash = sha256(body.token);
+  // Used up only together with the address it was sent to: a wrong e-mail leaves the link working.
   const tokenUserId = user
-    ? ((await useUserToken(deps.db, 'password_reset', tokenHash, now)) ??
-      (await useUserToken(deps.db, 'invitation', tokenHash, now)))
+    ? ((await useUserToken(deps.db, 'password_reset', tokenHash, now, user.id)) ??
+      (await useUserToken(deps.db, 'invitation', tokenHash, now, user.id)))
     : undefined;
   if (!user || tokenUserId !== user.id) throw new FieldValidationError({ email: ['passwords.token'] });
   await updateUser(deps.db, user.id, {
@@ -215,13 +217,23 @@ export async function updatePassword(
   await deleteUserSessions(deps.db, user.id, keepSessionId);
 }
 
-/** `PUT /api/user/profile-information`: a changed e-mail must be confirmed again. */
-export async function updateProfile(deps: AuthDeps, user: CurrentUser, body: UpdateProfileBody) {
+/**
+ * `PUT /api/user/profile-information`: a changed e-mail must be confirmed again; the confirmation
+ * goes to an address nobody has proven yet, so it counts towards the organisation's invitation
+ * limits (429 before anything changes).
+ */
+export async function updateProfile(
+  deps: AuthDeps,
+  user: CurrentUser,
+  body: UpdateProfileBody,
+  limits: InvitationLimits,
+) {
   const email = body.email.toLowerCase();
   const emailChanged = email !== user.email;
   if (emailChanged && (await emailTaken(deps.db, email, user.id))) {
     throw new FieldValidationError({ email: ['email.taken'] });
   }
+  if (emailChanged) await countInvitation(deps.rateLimiter, user.organisationId, limits);
   try {
     await updateUser(deps.db, user.id, {
       name: body.name,

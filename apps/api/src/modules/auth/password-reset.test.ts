@@ -152,7 +152,7 @@ describe('POST /api/reset-password', () => {
     expect(await canLogin(org.admin.email, org.admin.password)).toBe(true);
   });
 
-  it('refuses a token with another user’s address', async () => {
+  it('refuses a token with another user’s address, and leaves the link working for its owner', async () => {
     const org = await buildOrganisation(t.db);
     const other = await buildUser(t.db, org.organisationId);
     await requestLink(org.admin.email);
@@ -162,6 +162,22 @@ describe('POST /api/reset-password', () => {
     expect(res.json()).toEqual(invalidLink);
     expect(await canLogin(other.email, other.password)).toBe(true);
     expect(await canLogin(org.admin.email, org.admin.password)).toBe(true);
+
+    // Wrong addresses (another user's, an unknown one) sent at the same moment as the right one
+    // use nothing up: the owner's reset goes through.
+    const [owner, ...wrong] = await Promise.all([
+      reset({ token: link.token, email: link.email, password: 'owner-picked-this' }),
+      reset({ token: link.token, email: other.email, password: 'taking-over-other' }),
+      reset({ token: link.token, email: `nobody-${Date.now()}@example.test`, password: 'taking-over-none' }),
+      reset({ token: link.token, email: other.email.toUpperCase(), password: 'taking-over-other' }),
+    ]);
+    expect(owner?.statusCode).toBe(200);
+    expect(wrong.map((answer) => answer.statusCode)).toEqual([422, 422, 422]);
+    expect(await canLogin(org.admin.email, 'owner-picked-this')).toBe(true);
+    expect(await canLogin(other.email, other.password)).toBe(true);
+    // Used once by its owner, it is spent.
+    const again = await reset({ token: link.token, email: link.email, password: 'a-second-new-one' });
+    expect(again.statusCode).toBe(422);
   });
 
   it('refuses an expired token', async () => {

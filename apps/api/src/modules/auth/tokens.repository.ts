@@ -90,19 +90,23 @@ export async function replaceUserToken(
 
 /**
  * Marks a live token used and returns its user id; undefined if the token is unknown, expired or
- * already used. The update is the check, so two concurrent uses cannot both succeed.
+ * already used, or (with `userId`) was made for another user, which leaves it unused. The update
+ * is the check, so two concurrent uses cannot both succeed.
  */
 export async function useUserToken(
   db: Kysely<Database>,
   purpose: UserTokenPurpose,
   tokenHash: string,
   now: string,
+  userId?: number,
 ): Promise<number | undefined> {
-  const row = await db
+  let query = db
     .updateTable('user_tokens')
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
-    .where('purpose', '=', purpose)
+    .where('purpose', '=', purpose);
+  if (userId !== undefined) query = query.where('user_id', '=', userId);
+  const row = await query
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .returning('user_id')

@@ -1,7 +1,11 @@
 import type { Locale } from '@kontrol/contracts';
 import type { OutgoingMail } from './mail.service.js';
 
-/** The e-mails Kontrol sends about accounts, in the recipient's language. */
+/**
+ * The e-mails Kontrol sends about accounts, in the recipient's language. They are plain text (no
+ * HTML part), and every subject is a fixed text: nothing a person typed — their name, their
+ * organisation's — is ever put into one, so a subject cannot be made to say anything.
+ */
 interface Recipient {
   email: string;
   name: string;
@@ -47,11 +51,11 @@ export function invitationMail(
   const days = Math.round(hours / 24);
   const texts = {
     ru: {
-      subject: `Kontrol: приглашение в «${from.organisationName}»`,
+      subject: 'Kontrol: приглашение',
       text: `Здравствуйте, ${to.name}!\n\n${from.inviterName} приглашает вас в Kontrol, в организацию «${from.organisationName}».\nЧтобы задать пароль и войти, откройте ссылку (действует ${days} дн., один раз):\n\n${link}\n\nВаш логин — этот адрес: ${to.email}\n\nЕсли вы не ждали приглашения, просто проигнорируйте это письмо.`,
     },
     en: {
-      subject: `Kontrol: you are invited to ${from.organisationName}`,
+      subject: 'Kontrol: you are invited',
       text: `Hello ${to.name},\n\n${from.inviterName} invites you to Kontrol, to the organisation ${from.organisationName}.\nTo choose your password and sign in, open this link (valid for ${days} days, once):\n\n${link}\n\nYou sign in with this address: ${to.email}\n\nIf you did not expect this invitation, ignore this e-mail.`,
     },
   }[to.locale];

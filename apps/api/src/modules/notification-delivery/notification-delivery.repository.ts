@@ -59,6 +59,7 @@ export function findRecipients(db: Kysely<Database>, userIds: readonly number[])
       'users.email',
       'users.locale',
       'users.disabled_at',
+      'users.email_verified_at',
       'user_settings.user_id as settings_user_id',
       'user_settings.web',
       'user_settings.email as email_on',

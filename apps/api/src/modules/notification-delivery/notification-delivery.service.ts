@@ -38,6 +38,8 @@ interface Recipient extends MessageRecipient {
   id: number;
   organisationId: number;
   disabled: boolean;
+  /** Whether the user has proven the e-mail address: only then does it get notifications. */
+  emailProven: boolean;
   settings: ReturnType<typeof settingsFromRow>;
 }
 
@@ -65,6 +67,7 @@ function toRecipient(row: RecipientRow): Recipient {
     locale: row.locale,
     timeZone: settings.time_zone,
     disabled: row.disabled_at !== null,
+    emailProven: row.email_verified_at !== null,
     settings,
   };
 }
@@ -174,6 +177,9 @@ export class NotificationDispatcher {
       const plan = deliveryPlan(recipient.settings, row, nowMs);
       for (const channel of ['email', 'telegram'] as const) {
         if (!plan[channel]) continue;
+        // An address nobody has proven (an invitation not accepted, a new address not confirmed)
+        // gets no notifications: they would reach a stranger's inbox, past the invitation limits.
+        if (channel === 'email' && !recipient.emailProven) continue;
         const key = `${recipient.id}|${channel}|${plan.notBefore ?? ''}`;
         const group = groups.get(key) ?? { recipient, channel, notBefore: plan.notBefore, rows: [] };
         group.rows.push(row);

@@ -89,6 +89,8 @@ async function notify(
 
 const mailRows = (to: string) =>
   t.db.selectFrom('mail_outbox').selectAll().where('to_address', '=', to).orderBy('id').execute();
+/** A notification e-mail's headline, `Severity: title`, after the greeting (the subject is fixed). */
+const headline = (text: string) => text.split('\n')[2];
 const telegramRows = (userId: number) =>
   t.db
     .selectFrom('telegram_outbox')
@@ -141,7 +143,7 @@ describe('the dispatcher: e-mail', () => {
     await t.app.mail.drain();
     const mails = t.smtp.mailsTo(org.admin.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.subject).toBe('Kontrol: Дым из печи');
+    expect(mails[0]?.subject).toBe('Kontrol: новое уведомление (Критично)');
     expect(mails[0]?.text).toContain('Здравствуйте, Admin!');
     expect(mails[0]?.text).toContain('Критично: Дым из печи');
     expect(mails[0]?.text).toContain('Печь 1');
@@ -159,10 +161,49 @@ describe('the dispatcher: e-mail', () => {
     await t.app.notifier.dispatch();
     await t.app.mail.drain();
     const [mail] = t.smtp.mailsTo(user.email);
-    expect(mail?.subject).toBe('Kontrol: Complaint #12 answered');
+    expect(mail?.subject).toBe('Kontrol: new notification (Warning)');
     expect(mail?.text).toContain('Hello User,');
     expect(mail?.text).toContain('Warning: Complaint #12 answered');
     expect(mail?.text).toContain(`${APP}/account/requests/12`);
+  });
+
+  it('e-mails nobody whose address is unproven (an invitation not accepted); the subject never holds a title', async () => {
+    const org = await buildOrganisation(t.db);
+    const admin = new TestClient(t.app);
+    await admin.login(org.admin.email, org.admin.password);
+    const victim = `stranger-${Date.now()}@example.test`;
+    const invited = await admin.post('/api/users/add', { name: 'Stranger', email: victim, locale: 'en' });
+    expect(invited.statusCode).toBe(201);
+    const user: BuiltUser = {
+      id: invited.json<{ data: { id: number } }>().data.id,
+      email: victim,
+      password: '',
+      organisationId: org.organisationId,
+    };
+    await bindChat(user);
+    const phishing = 'Your account is locked, unlock it at evil.test';
+    const id = await notify(user, { title: phishing, severity: 'critical' });
+    await t.app.notifier.dispatch();
+    expect(await dispatchedAt(id)).not.toBeNull();
+    // The invitation is the one e-mail the address gets until it is proven.
+    expect((await mailRows(victim)).map((mail) => mail.subject)).toEqual(['Kontrol: you are invited']);
+    // A chat someone bound through the bot is not an unproven inbox: it still gets it.
+    expect(await telegramRows(user.id)).toHaveLength(1);
+
+    // Proven, the address gets notifications, under a subject of fixed words.
+    await t.db
+      .updateTable('users')
+      .set({ email_verified_at: new Date().toISOString() })
+      .where('id', '=', user.id)
+      .execute();
+    await notify(user, { title: phishing, severity: 'critical' });
+    await t.app.notifier.dispatch();
+    const mails = await mailRows(victim);
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      'Kontrol: you are invited',
+      'Kontrol: new notification (Critical)',
+    ]);
+    expect(headline(mails[1]?.text_body ?? '')).toBe(`Critical: ${phishing}`);
   });
 
   it('sends nothing to a disabled user, and still marks the row handed on', async () => {
@@ -241,9 +282,9 @@ describe('the dispatcher: settings', () => {
     await notify(defaults, { title: 'Info for defaults', kind: 'no_data', severity: 'info' });
 
     await t.app.notifier.dispatch();
-    expect((await mailRows(user.email)).map((mail) => mail.subject)).toEqual([
-      'Kontrol: Chosen kind',
-      'Kontrol: A complaint',
+    expect((await mailRows(user.email)).map((mail) => headline(mail.text_body))).toEqual([
+      'Warning: Chosen kind',
+      'Critical: A complaint',
     ]);
     expect((await telegramRows(user.id)).map((row) => row.text.split('\n')[0])).toEqual([
       'Warning: Chosen kind',
@@ -273,9 +314,11 @@ describe('the dispatcher: settings', () => {
 
     await t.app.notifier.dispatch();
     const mails = await mailRows(user.email);
-    expect(mails.map((mail) => [mail.subject, mail.next_attempt_at > new Date().toISOString()])).toEqual([
-      ['Kontrol: Wait for the morning', true],
-      ['Kontrol: Wake me up', false],
+    expect(
+      mails.map((mail) => [headline(mail.text_body), mail.next_attempt_at > new Date().toISOString()]),
+    ).toEqual([
+      ['Warning: Wait for the morning', true],
+      ['Critical: Wake me up', false],
     ]);
     expect(mails[0]?.next_attempt_at).toBe(endsAt);
     const telegrams = await telegramRows(user.id);
@@ -283,7 +326,7 @@ describe('the dispatcher: settings', () => {
 
     // Only the critical one goes out now.
     await t.app.mail.drain();
-    expect(t.smtp.mailsTo(user.email).map((mail) => mail.subject)).toEqual(['Kontrol: Wake me up']);
+    expect(t.smtp.mailsTo(user.email).map((mail) => headline(mail.text))).toEqual(['Critical: Wake me up']);
   });
 
   it('holds critical ones too when quiet_hours_critical is off', async () => {
@@ -329,8 +372,8 @@ describe('the dispatcher: a storm', () => {
     const user = await recipient('ru');
     for (let i = 1; i <= 10; i += 1) await notify(user, { title: `Сбой ${i}` });
     await t.app.notifier.dispatch();
-    expect((await mailRows(user.email)).map((mail) => mail.subject)).toEqual(
-      Array.from({ length: 10 }, (_, i) => `Kontrol: Сбой ${i + 1}`),
+    expect((await mailRows(user.email)).map((mail) => headline(mail.text_body))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Предупреждение: Сбой ${i + 1}`),
     );
   });
 

@@ -35,6 +35,7 @@ const SEVERITY: Record<Locale, Record<string, string>> = {
 const TEXTS = {
   ru: {
     hello: (name: string) => `Здравствуйте, ${name}!`,
+    subject: (severity: string) => `Kontrol: новое уведомление (${severity})`,
     open: 'Открыть в Kontrol:',
     digestSubject: (count: number) => `Kontrol: новые уведомления (${count})`,
     digestIntro: (count: number) => `Новых уведомлений: ${count}.`,
@@ -44,6 +45,7 @@ const TEXTS = {
   },
   en: {
     hello: (name: string) => `Hello ${name},`,
+    subject: (severity: string) => `Kontrol: new notification (${severity})`,
     open: 'Open in Kontrol:',
     digestSubject: (count: number) => `Kontrol: ${count} new notifications`,
     digestIntro: (count: number) => `You have ${count} new notifications.`,
@@ -92,7 +94,8 @@ export function notificationMail(
   const texts = TEXTS[to.locale];
   return {
     to: to.email,
-    subject: `Kontrol: ${notification.title}`,
+    // Fixed words only: a title holds what people typed (a complaint's, a device's name).
+    subject: texts.subject(severityLabel(to.locale, notification.severity)),
     text: [
       texts.hello(to.name),
       '',

@@ -48,6 +48,12 @@ function groupChat(title = 'Kitchen, Tverskaya'): FakeChat {
   chatCounter += 1;
   return { id: -(700_000 + chatCounter), type: 'group', title };
 }
+/** A group whose default sender (the one `write` uses) is one of its administrators. */
+function adminsGroup(title?: string): FakeChat {
+  const group = groupChat(title);
+  telegram.fake.setChatMemberStatus(group, telegram.fake.senderIn(group).id, 'administrator');
+  return group;
+}
 
 async function setup(options: { locale?: 'ru' | 'en' } = {}) {
   const org = await buildOrganisation(t.db, { locale: options.locale ?? 'en' });
@@ -60,6 +66,15 @@ async function setup(options: { locale?: 'ru' | 'en' } = {}) {
   };
   return { org, admin, create };
 }
+
+const orgName = async (organisationId: number) =>
+  (
+    await t.db
+      .selectFrom('organisations')
+      .select('name')
+      .where('id', '=', organisationId)
+      .executeTakeFirstOrThrow()
+  ).name;
 
 const show = async (client: TestClient, id: number) =>
   (await client.get(`/api/integrations_show/${id}`)).json<{ data: Integration }>().data;
@@ -181,7 +196,7 @@ describe('binding a chat with the one-time link', () => {
     const { org, create } = await setup();
     const cook = await buildUser(t.db, org.organisationId, { locale: 'ru' });
     const created = await create({ user_id: cook.id });
-    const group = groupChat('Кухня на Тверской');
+    const group = adminsGroup('Кухня на Тверской');
     telegram.fake.write(group, `/start@${telegram.fake.botUsername} ${created.link.token}`, {
       language_code: 'en',
     });
@@ -258,7 +273,7 @@ describe('binding a chat with the one-time link', () => {
     const help = await telegram.fake.waitForMessage((m) => m.chatId === String(chat.id));
     expect(help.text).toMatch(/^This is the Kontrol bot: it sends notifications/);
 
-    const group = groupChat();
+    const group = adminsGroup();
     telegram.fake.write(group, 'lunch at two?');
     telegram.fake.write(group, '/help@some_other_bot');
     telegram.fake.write(group, '/help');
@@ -266,6 +281,116 @@ describe('binding a chat with the one-time link', () => {
     // The three updates came in order: only the last one, addressed to no other bot, was answered.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(telegram.fake.messagesTo(group.id)).toHaveLength(1);
+  });
+
+  it('in a group, obeys only its administrators: a member’s /start <token> binds nothing and leaves the link working', async () => {
+    const { admin, create } = await setup();
+    const created = await create();
+    const group = groupChat('Staff chat');
+    const member = { id: 4_200_001, first_name: 'Member' };
+    const owner = { id: 4_200_002, first_name: 'Owner' };
+    telegram.fake.setChatMemberStatus(group, owner.id, 'creator');
+    telegram.fake.setChatMemberStatus(group, 4_200_003, 'restricted');
+
+    telegram.fake.write(group, `/start@${telegram.fake.botUsername} ${created.link.token}`, member);
+    const refused = await telegram.fake.waitForMessage((m) => m.chatId === String(group.id));
+    expect(refused.text).toBe(
+      'Only an administrator of this group can connect it to Kontrol: ask a group administrator to open the link.',
+    );
+    // The bot asked Telegram who sent it, in the Bot API's shape.
+    const asked = telegram.fake.callsOf('getChatMember').at(-1);
+    expect(asked?.params).toMatchObject({ chat_id: group.id, user_id: member.id });
+    // Other commands of members, and of restricted people, get no answer at all.
+    telegram.fake.write(group, `/help@${telegram.fake.botUsername}`, member);
+    telegram.fake.write(group, '/start', { id: 4_200_003, first_name: 'Muted' });
+    await telegram.fake.waitUntil(() => telegram.fake.callsOf('getChatMember').length >= 3, 5_000, 'lookups');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(telegram.fake.messagesTo(group.id)).toHaveLength(1);
+    expect((await show(admin, created.data.id)).status).toBe('pending');
+
+    // The group's creator binds it with the same, still pending, link.
+    telegram.fake.write(group, `/start@${telegram.fake.botUsername} ${created.link.token}`, owner);
+    await telegram.fake.waitForMessage(
+      (m) => m.chatId === String(group.id) && m.text.startsWith('Done! Kontrol notifications for Admin'),
+    );
+    await waitForStatus(created.data.id, 'active');
+  });
+
+  it('lets an anonymous administrator (posting as the group) bind it', async () => {
+    const { create } = await setup();
+    const created = await create();
+    const group: FakeChat = { id: -(800_000 + chatCounter++), type: 'supergroup', title: 'Anonymous admins' };
+    telegram.fake.pushUpdate({
+      message: {
+        message_id: 1,
+        date: Math.floor(Date.now() / 1000),
+        chat: group,
+        sender_chat: group,
+        from: { id: 1_087_968_824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' },
+        text: `/start@${telegram.fake.botUsername} ${created.link.token}`,
+      },
+    } as Parameters<typeof telegram.fake.pushUpdate>[0]);
+    await waitForStatus(created.data.id, 'active');
+  });
+
+  it("binds another organisation's token to that organisation only, in a chat already bound to one", async () => {
+    const group = adminsGroup('Shared chat');
+    const first = await bound(group);
+    const second = await setup();
+    const created = await second.create({ name: 'Second org' });
+    telegram.fake.write(group, `/start ${created.link.token}`);
+    const done = `Done! Kontrol notifications for Admin (${await orgName(second.org.organisationId)}) will come to this chat.`;
+    await telegram.fake.waitForMessage((m) => m.chatId === String(group.id) && m.text === done);
+    await waitForStatus(created.data.id, 'active');
+
+    const rows = await t.db
+      .selectFrom('integrations')
+      .select(['id', 'organisation_id', 'user_id', 'status'])
+      .where('chat_id', '=', String(group.id))
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      {
+        id: first.integration.id,
+        organisation_id: first.org.organisationId,
+        user_id: first.org.admin.id,
+        status: 'active',
+      },
+      {
+        id: created.data.id,
+        organisation_id: second.org.organisationId,
+        user_id: second.org.admin.id,
+        status: 'active',
+      },
+    ]);
+    // Each organisation sees its own binding only; the other's token reads as unknown.
+    const firstList = (await first.admin.get('/api/integrations')).json<{ data: Integration[] }>().data;
+    expect(firstList.map((integration) => integration.id)).toEqual([first.integration.id]);
+    expect((await first.admin.get(`/api/integrations/telegram/${created.link.token}`)).statusCode).toBe(404);
+    expect((await second.admin.get(`/api/integrations/telegram/${first.link.token}`)).statusCode).toBe(404);
+  });
+
+  it('sends names exactly as they are, as plain text: Telegram markup in them is not markup', async () => {
+    const { org, create } = await setup();
+    const markup = '*Anna* _Petrova_ [click](http://evil.test) <b>bold</b> `code`';
+    const orgMarkup = 'Cafe <i>&amp;</i> *Bar*';
+    // Stored before names refused links: the bot must still show them as they are.
+    await t.db.updateTable('users').set({ name: markup }).where('id', '=', org.admin.id).execute();
+    await t.db
+      .updateTable('organisations')
+      .set({ name: orgMarkup })
+      .where('id', '=', org.organisationId)
+      .execute();
+    const created = await create();
+    const chat = privateChat();
+    telegram.fake.write(chat, `/start ${created.link.token}`);
+    const answer = await telegram.fake.waitForMessage((m) => m.chatId === String(chat.id));
+    expect(answer.text).toBe(
+      `Done! Kontrol notifications for ${markup} (${orgMarkup}) will come to this chat.`,
+    );
+    expect(answer.params.parse_mode).toBeUndefined();
+    expect(answer.params.entities).toBeUndefined();
+    expect(answer.params.link_preview_options).toEqual({ is_disabled: true });
   });
 
   it('marks the integrations of a chat that blocks the bot (my_chat_member kicked) and skips their messages', async () => {
@@ -483,7 +608,7 @@ describe('sending the outbox', () => {
   });
 
   it('blocks the integration of a chat that is gone (400 chat not found)', async () => {
-    const chat = groupChat();
+    const chat = adminsGroup();
     const { org, integration } = await bound(chat);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     telegram.fake.failSends(chat.id, { error_code: 400, description: 'Bad Request: chat not found' });
@@ -494,7 +619,7 @@ describe('sending the outbox', () => {
   });
 
   it('follows a group that became a supergroup to its new chat id', async () => {
-    const chat = groupChat();
+    const chat = adminsGroup();
     const { org, integration } = await bound(chat);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const supergroup = -1_000_000_000_000 + chat.id;

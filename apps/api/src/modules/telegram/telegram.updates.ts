@@ -36,7 +36,8 @@ export interface UpdateContext {
 /**
  * What the bot does with one update from Telegram: `/start <token>` binds the chat to the
  * integration the token was made for; other messages get a short help; `my_chat_member` with
- * the bot blocked, kicked or gone marks the chat's integrations `blocked`.
+ * the bot blocked, kicked or gone marks the chat's integrations `blocked`. In a group only the
+ * group's administrators command the bot.
  */
 export async function handleUpdate(context: UpdateContext, update: Update): Promise<void> {
   if (update.message) await handleMessage(context, update.message);
@@ -50,16 +51,35 @@ async function handleMessage(context: UpdateContext, message: Message) {
   const locale = pickLocale(message.from?.language_code);
   const isPrivate = message.chat.type === 'private';
   const start = START.exec(text);
-  if (start && addressedToUs(context, start[1])) {
-    const token = start[2];
-    if (token) await bind(context, message.chat, token, locale);
-    else await answer(context, chatId, locale, 'telegram.help');
+  const command = COMMAND.exec(text);
+  // In groups the bot hears only commands addressed to it, never the conversation.
+  const forUs = start ? addressedToUs(context, start[1]) : command && addressedToUs(context, command[1]);
+  if (!isPrivate && !forUs) return;
+  // A group's notifications are its administrators' choice: a member's command is not obeyed.
+  // Only a link is answered (once per try), so the bot cannot be made to talk into the group.
+  const token = start && forUs ? start[2] : undefined;
+  if (!isPrivate && !(await sentByGroupAdmin(context, message))) {
+    if (token) await answer(context, chatId, locale, 'telegram.group_admin_only');
     return;
   }
-  // In groups the bot speaks only when a command is addressed to it, never to the conversation.
-  const command = COMMAND.exec(text);
-  if (isPrivate || (command && addressedToUs(context, command[1]))) {
-    await answer(context, chatId, locale, 'telegram.help');
+  if (token) await bind(context, message.chat, token, locale);
+  else await answer(context, chatId, locale, 'telegram.help');
+}
+
+/**
+ * Whether the group's creator or an administrator sent the message: asked of Telegram
+ * (`getChatMember`) at the moment, as rights change. An anonymous administrator posts as the
+ * group itself (`sender_chat` is the chat). When Telegram cannot say, the answer is no.
+ */
+async function sentByGroupAdmin(context: UpdateContext, message: Message): Promise<boolean> {
+  if (message.sender_chat?.id === message.chat.id) return true;
+  if (!message.from) return false;
+  try {
+    const member = await context.api.getChatMember(message.chat.id, message.from.id);
+    return member.status === 'creator' || member.status === 'administrator';
+  } catch (error) {
+    context.log.warn({ err: error, chatId: message.chat.id }, 'telegram: could not tell who sent a command');
+    return false;
   }
 }
 

@@ -47,6 +47,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     mail: app.mail,
     rateLimiter: app.rateLimiter,
     appUrl: app.config.appUrl,
+    invitations: app.config.invitations,
   });
 
   // SPEC §7 names both `GET /users` and `GET /users/?page`.

@@ -28,6 +28,7 @@ import {
   replaceUserToken,
 } from '../auth/tokens.repository.js';
 import { invitationMail } from '../mail/mail.templates.js';
+import { countInvitation, requireVerifiedInviter, type InvitationLimits } from './invitation-limits.js';
 import { toUser, toUserSettings } from './users.presenter.js';
 import {
   countOtherActiveAdmins,
@@ -45,8 +46,11 @@ import {
   type UserRow,
 } from './users.repository.js';
 
-/** What the users rules need: the database, the mail outbox and the console's address for links. */
-export type UsersDeps = AuthDeps;
+/**
+ * What the users rules need: the database, the mail outbox, the console's address for links and
+ * the organisation's limits on invitations.
+ */
+export type UsersDeps = AuthDeps & { invitations: InvitationLimits };
 export type UserAddInput = z.output<typeof userAddBodySchema>;
 export type UserUpdateInput = z.output<typeof userUpdateBodySchema>;
 
@@ -66,10 +70,7 @@ export interface NewUser {
  * `POST /api/users/add`); the access role must be a client-system role of the same organisation.
  */
 export async function createUser(db: Kysely<Database>, input: NewUser): Promise<number> {
-  if (await emailTaken(db, input.email)) throw new FieldValidationError({ email: ['email.taken'] });
-  if (input.aclRoleId !== null && !(await findRole(db, input.organisationId, input.aclRoleId))) {
-    throw new FieldValidationError({ acl_role_id: ['field.exists'] });
-  }
+  await checkNewUser(db, input);
   const now = nowIso();
   try {
     return await insertUser(db, {
@@ -88,6 +89,17 @@ export async function createUser(db: Kysely<Database>, input: NewUser): Promise<
   } catch (error) {
     if (isUniqueViolation(error)) throw new FieldValidationError({ email: ['email.taken'] });
     throw error;
+  }
+}
+
+/** 422 when the e-mail is taken (in any organisation) or the access role is not the organisation's. */
+async function checkNewUser(
+  db: Kysely<Database>,
+  input: Pick<NewUser, 'email' | 'aclRoleId' | 'organisationId'>,
+) {
+  if (await emailTaken(db, input.email)) throw new FieldValidationError({ email: ['email.taken'] });
+  if (input.aclRoleId !== null && !(await findRole(db, input.organisationId, input.aclRoleId))) {
+    throw new FieldValidationError({ acl_role_id: ['field.exists'] });
   }
 }
 
@@ -166,10 +178,12 @@ async function sendInvitationMail(deps: UsersDeps, user: UserRow, inviter: Curre
 
 /**
  * `POST /api/users/add`: the user has no password and an unproven e-mail until they follow the
- * invitation (which sets both).
+ * invitation (which sets both). Only an inviter with a proven e-mail may invite (403), and the
+ * invitation counts towards the organisation's limits (429) once the body is known to be good.
  */
 export async function addUser(deps: UsersDeps, inviter: CurrentUser, input: UserAddInput): Promise<User> {
-  const userId = await createUser(deps.db, {
+  requireVerifiedInviter(inviter);
+  const newUser: NewUser = {
     organisationId: inviter.organisationId,
     name: input.name,
     email: input.email,
@@ -178,16 +192,21 @@ export async function addUser(deps: UsersDeps, inviter: CurrentUser, input: User
     aclRoleId: input.acl_role_id,
     locale: input.locale,
     verified: false,
-  });
+  };
+  await checkNewUser(deps.db, newUser);
+  await countInvitation(deps.rateLimiter, inviter.organisationId, deps.invitations);
+  const userId = await createUser(deps.db, newUser);
   await sendInvitationMail(deps, await findTarget(deps.db, inviter.organisationId, userId), inviter);
   return getUser(deps.db, inviter.organisationId, userId);
 }
 
 /** `POST /api/users/{id}/invitation`: a fresh invitation to a user who has not set a password. */
 export async function resendInvitation(deps: UsersDeps, inviter: CurrentUser, userId: number): Promise<User> {
+  requireVerifiedInviter(inviter);
   const target = await findTarget(deps.db, inviter.organisationId, userId);
   if (target.password_hash !== null) throw new FieldValidationError({ id: ['users.invitation_accepted'] });
   if (target.disabled_at !== null) throw new FieldValidationError({ id: ['users.invitation_disabled'] });
+  await countInvitation(deps.rateLimiter, inviter.organisationId, deps.invitations);
   await sendInvitationMail(deps, target, inviter);
   return getUser(deps.db, inviter.organisationId, userId);
 }
@@ -223,6 +242,7 @@ export async function updateOrganisationUser(
   input: UserUpdateInput,
 ): Promise<User> {
   const organisationId = caller.organisationId;
+  await countMailToNewAddress(deps, caller, await findTarget(deps.db, organisationId, userId), input);
   const { target, emailChanged } = await deps.db.transaction().execute(async (trx) => {
     const target = await findTarget(trx, organisationId, userId);
     const self = target.id === caller.id;
@@ -275,6 +295,25 @@ export async function updateOrganisationUser(
     }
   }
   return getUser(deps.db, organisationId, userId);
+}
+
+/**
+ * A new e-mail of an active user is proven by an e-mail to it (an invitation, or a confirmation):
+ * like an invitation, it needs the caller's own e-mail proven and counts towards the limits.
+ */
+async function countMailToNewAddress(
+  deps: UsersDeps,
+  caller: CurrentUser,
+  target: UserRow,
+  input: UserUpdateInput,
+) {
+  const email = input.email?.toLowerCase();
+  if (email === undefined || email === target.email) return;
+  const activeAfter = input.disabled === undefined ? target.disabled_at === null : !input.disabled;
+  if (!activeAfter) return;
+  requireVerifiedInviter(caller);
+  if (await emailTaken(deps.db, email, target.id)) throw new FieldValidationError({ email: ['email.taken'] });
+  await countInvitation(deps.rateLimiter, caller.organisationId, deps.invitations);
 }
 
 /** `DELETE /api/users/{id}` by an admin: not themself, not the last active admin. */

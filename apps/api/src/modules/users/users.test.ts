@@ -201,7 +201,7 @@ describe('POST /api/users/add and the invitation', () => {
     expect((await userRow(created.id))?.password_hash).toBeNull();
 
     const link = await invitationFor(email);
-    expect(link.mail.subject).toBe('Kontrol: приглашение в «Пельменная №1»');
+    expect(link.mail.subject).toBe('Kontrol: приглашение');
     expect(link.mail.text).toContain('Здравствуйте, Ирина!');
     expect(link.mail.text).toContain('Admin приглашает вас в Kontrol, в организацию «Пельменная №1»');
     expect(link.email).toBe(email);
@@ -229,7 +229,7 @@ describe('POST /api/users/add and the invitation', () => {
       data: User;
     }>().data;
     const link = await invitationFor(email);
-    expect(link.mail.subject).toMatch(/^Kontrol: you are invited to Org /);
+    expect(link.mail.subject).toBe('Kontrol: you are invited');
     expect(link.mail.text).toContain('Admin invites you to Kontrol');
 
     const res = await accept(link, 'a-new-password');

@@ -1,3 +1,4 @@
+import { translate } from '@kontrol/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -65,6 +66,49 @@ describe('inviting a user', { timeout: 30_000 }, () => {
     // The users reference list (the complaints' assignees) is to be read again: the account frame,
     // which watches it, does so at once.
     expect(queryClient.getQueryState(referenceKey('users'))?.isInvalidated).toBe(true);
+  });
+
+  it('refused because the admin’s own e-mail is unconfirmed, offers the confirmation e-mail again', async () => {
+    let resent = 0;
+    server.use(
+      http.post('/api/users/add', () =>
+        HttpResponse.json({ message: translate('ru', 'users.verify_first') }, { status: 403 }),
+      ),
+      http.post('/api/email/verification-notification', () => {
+        resent += 1;
+        return HttpResponse.json(
+          { message: 'Мы отправили новое письмо со ссылкой для подтверждения e-mail.' },
+          { status: 202 },
+        );
+      }),
+    );
+    const { router } = await renderUsers('/account/users/add');
+    expect(screen.queryByRole('button', { name: 'Отправить письмо ещё раз' })).toBeNull();
+    await userEvent.type(screen.getByRole('textbox', { name: /Имя/ }), 'Ольга');
+    await userEvent.type(screen.getByRole('textbox', { name: /E-mail/ }), 'olga@example.test');
+    await userEvent.click(screen.getByRole('button', { name: 'Отправить приглашение' }));
+
+    expect(await screen.findByText(translate('ru', 'users.verify_first'))).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Отправить письмо ещё раз' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Мы отправили новое письмо со ссылкой для подтверждения e-mail.',
+    );
+    expect(resent).toBe(1);
+    expect(router.state.location.pathname).toBe('/account/users/add');
+  });
+
+  it('offers nothing of the kind for another refusal', async () => {
+    server.use(
+      http.post('/api/users/add', () =>
+        HttpResponse.json({ message: 'Недостаточно прав для этого действия.' }, { status: 403 }),
+      ),
+    );
+    await renderUsers('/account/users/add');
+    await userEvent.type(screen.getByRole('textbox', { name: /Имя/ }), 'Ольга');
+    await userEvent.type(screen.getByRole('textbox', { name: /E-mail/ }), 'olga@example.test');
+    await userEvent.click(screen.getByRole('button', { name: 'Отправить приглашение' }));
+    expect(await screen.findByText('Недостаточно прав для этого действия.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Отправить письмо ещё раз' })).toBeNull();
   });
 
   it('is not offered to a user who is not an admin', async () => {
