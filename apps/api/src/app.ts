@@ -44,6 +44,7 @@ import { validatorCompiler } from './plugins/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
 import { Gateway } from '@kontrol/gateway';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
+import { httpTimeoutOptions, limitHttpServer } from './lib/http-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -105,9 +106,11 @@ export async function buildApp({
           : { ...querystring.parse(query, '&', '=', { maxKeys: 1000 }) },
     },
     bodyLimit: 1024 * 1024,
+    ...httpTimeoutOptions,
     frameworkErrors,
     clientErrorHandler,
   });
+  limitHttpServer(app, config.httpMaxConnections);
   // While shutting down, answers in flight tell the client to close its connection, so no
   // keep-alive socket holds the shutdown open after the last response.
   let closing = false;

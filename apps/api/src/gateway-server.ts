@@ -4,6 +4,7 @@ import { Gateway, PortInUseError } from '@kontrol/gateway';
 import Fastify from 'fastify';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
 import { installCrashLogging } from './lib/crash-logging.js';
+import { httpTimeoutOptions, limitHttpServer } from './lib/http-limits.js';
 import { listenOrExit } from './lib/listen.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { ConfigError, loadConfig } from './plugins/config.js';
@@ -36,9 +37,11 @@ async function main() {
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
+    ...httpTimeoutOptions,
     frameworkErrors,
     clientErrorHandler,
   });
+  limitHttpServer(app, config.httpMaxConnections);
   metrics?.instrument(app);
   metrics?.watchDatabase(database);
   app.decorateRequest('locale', 'ru');

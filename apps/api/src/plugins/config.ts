@@ -22,6 +22,7 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).default(10_000),
   // The base of every link Kontrol gives out (e-mails, login links): a plain http(s) address, so
   // nothing appended to it can end up in a query, a fragment or another host's credentials.
   APP_URL: z
@@ -99,6 +100,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /** The most HTTP connections one process keeps open at once; more are closed at once. */
+  httpMaxConnections: number;
   /** Public base URL of the console, used in e-mailed links. */
   appUrl: string;
   /** Whether APP_URL was given (else appUrl is derived from HOST and PORT). */
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
+    httpMaxConnections: e.HTTP_MAX_CONNECTIONS,
     appUrl: (e.APP_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, ''),
     appUrlSet: e.APP_URL !== undefined,
     databaseUrl: e.DATABASE_URL,

@@ -1,0 +1,121 @@
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HTTP_TIMEOUTS } from '../lib/http-limits.js';
+import { buildOrganisation } from '../test/builders.js';
+import { TestClient } from '../test/http-client.js';
+import { buildTestApp, type TestApp } from '../test/test-app.js';
+
+/**
+ * docs/operations.md "Limits": clients that hold connections without finishing a request are
+ * bounded. A thousand sockets that send their headers a byte at a time (slowloris) are cut off by
+ * the server, with a 408, while a normal client's requests keep their speed; past
+ * HTTP_MAX_CONNECTIONS a new connection is closed at once.
+ */
+
+const SLOW_SOCKETS = 1_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A socket that starts a request and then sends one more header byte every `everyMs`, never ending it. */
+function slowHeaders(port: number, everyMs: number) {
+  const socket = connect(port, '127.0.0.1');
+  const state = { closedAt: undefined as number | undefined, answer: '' };
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (state.answer += chunk));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (state.closedAt = Date.now()));
+  socket.on('connect', () => {
+    socket.write('GET /api/users/auth HTTP/1.1\r\nHost: kontrol.test\r\nX-Slow: ');
+    const drip = setInterval(() => {
+      if (socket.destroyed) clearInterval(drip);
+      else socket.write('a');
+    }, everyMs);
+    socket.once('close', () => clearInterval(drip));
+  });
+  return { socket, state };
+}
+
+describe('slow and idle HTTP clients', () => {
+  let t: TestApp;
+  let port = 0;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a thousand slowloris sockets are cut off with a 408 while a normal client keeps a p99 under 50 ms', async () => {
+    const org = await buildOrganisation(t.database.handle.db);
+    const client = new TestClient(t.app);
+    await client.login(org.admin.email, org.admin.password);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const origin = `http://127.0.0.1:${port}`;
+
+    const opened = Date.now();
+    const slow = Array.from({ length: SLOW_SOCKETS }, () => slowHeaders(port, 1_000));
+    await sleep(500);
+
+    // A normal client, through real sockets, all the while.
+    const times: number[] = [];
+    while (Date.now() - opened < HTTP_TIMEOUTS.headersTimeoutMs + HTTP_TIMEOUTS.checkEveryMs + 1_000) {
+      const started = performance.now();
+      const answer = await fetch(`${origin}/api/users/auth`, { headers: { cookie } });
+      await answer.arrayBuffer();
+      times.push(performance.now() - started);
+      expect(answer.status).toBe(200);
+      await sleep(20);
+    }
+    const deadline = Date.now() + 10_000;
+    while (slow.some(({ state }) => state.closedAt === undefined) && Date.now() < deadline) await sleep(100);
+
+    const open = slow.filter(({ state }) => state.closedAt === undefined);
+    expect(open.length, 'slow sockets the server kept').toBe(0);
+    const latest = Math.max(...slow.map(({ state }) => state.closedAt!)) - opened;
+    expect(latest).toBeLessThan(HTTP_TIMEOUTS.headersTimeoutMs + 2 * HTTP_TIMEOUTS.checkEveryMs + 2_000);
+    const answered = slow.filter(({ state }) => state.answer.startsWith('HTTP/1.1 408'));
+    expect(answered.length).toBe(SLOW_SOCKETS);
+    expect(JSON.parse(answered[0]!.state.answer.split('\r\n\r\n')[1]!)).toHaveProperty('message');
+
+    expect(times.length).toBeGreaterThan(100);
+    expect(percentile(times, 99), `p99 of ${times.length} requests`).toBeLessThan(50);
+  }, 60_000);
+
+  it('past HTTP_MAX_CONNECTIONS a new connection is closed at once; the ones held go on', async () => {
+    const small = await buildTestApp({ HTTP_MAX_CONNECTIONS: '20' });
+    try {
+      await small.app.listen({ host: '127.0.0.1', port: 0 });
+      const smallPort = (small.app.server.address() as AddressInfo).port;
+      const held: Socket[] = [];
+      for (let n = 0; n < 20; n += 1) {
+        const socket = connect(smallPort, '127.0.0.1');
+        socket.on('error', () => undefined);
+        await new Promise((resolve) => socket.once('connect', resolve));
+        held.push(socket);
+      }
+      await sleep(200);
+      const extra = connect(smallPort, '127.0.0.1');
+      extra.on('error', () => undefined);
+      const closed = await Promise.race([
+        new Promise<boolean>((resolve) => extra.once('close', () => resolve(true))),
+        sleep(3_000).then(() => false),
+      ]);
+      expect(closed, 'the 21st connection was kept').toBe(true);
+      // A held connection still gets its answer.
+      const first = held[0]!;
+      const answer = new Promise<string>((resolve) => first.once('data', (chunk) => resolve(String(chunk))));
+      first.write('GET /healthz HTTP/1.1\r\nHost: kontrol.test\r\nConnection: close\r\n\r\n');
+      expect(await answer).toMatch(/^HTTP\/1.1 200/);
+      for (const socket of held) socket.destroy();
+    } finally {
+      await small.close();
+    }
+  });
+});
