@@ -10,6 +10,7 @@ import * as deviceEvents from './0008-device-events.js';
 import * as recipes from './0009-recipes.js';
 import * as people from './0010-people.js';
 import * as billing from './0011-billing.js';
+import * as deviceLimits from './0012-device-limits.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-recipes': recipes,
   '0010-people': people,
   '0011-billing': billing,
+  '0012-device-limits': deviceLimits,
 };
