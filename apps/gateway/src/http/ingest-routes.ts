@@ -8,10 +8,10 @@ import {
 } from '@kontrol/contracts';
 import { storageFailure, type StorageFailure } from '@kontrol/db';
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
+import { credentialHash, type DeviceDirectory, type GatewayDevice } from '../devices/device-directory.js';
 import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
 import { MessageShapeError, checkSamples, messageItems } from '../ingest/samples.js';
-import { DeviceLimitError, type DeviceLimiter } from '../limits/device-limiter.js';
+import { DeviceLimitError, refusalPauseMs, type DeviceLimiter } from '../limits/device-limiter.js';
 
 export const INGEST_PATH = INGEST_HTTP_PATH;
 /** A full message of 10 000 samples with every optional field is about 2 MB of JSON. */
@@ -54,14 +54,17 @@ function refuse(reply: FastifyReply, status: number, message: string, extra: obj
 
 /**
  * A device over one of its limits: 429 with `Retry-After` and which limit, in the language the
- * request asks for (`Accept-Language`), else in English, which devices read.
+ * request asks for (`Accept-Language`), else in English, which devices read. Over the rate or the
+ * day the answer waits {@link refusalPauseMs} first.
  */
-function refuseOverLimit(
+async function refuseOverLimit(
   request: FastifyRequest,
   reply: FastifyReply,
   error: DeviceLimitError,
   limiter: DeviceLimiter,
 ) {
+  const pause = refusalPauseMs(error);
+  if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
   const accept = request.headers['accept-language'];
   const locale = accept ? pickLocale(accept) : 'en';
   const reason = error.reason === 'packet_size' ? 'rate' : error.reason;
@@ -98,14 +101,21 @@ export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOp
     logLevel: 'warn',
     config: options.routeConfig ?? {},
     // Before the body is read: the credential, then the device's connections, messages in flight,
-    // rate and day, so a refused request costs neither the upload's memory nor its parsing.
+    // rate and day, so a refused request costs neither the upload's memory nor its parsing; its
+    // connection is closed rather than its unread body received and thrown away.
     // Callback style: a hook that answers and never calls `done` ends the request there.
     preParsing: (request, reply, payload, done) => {
       const secret = bearer(request);
+      const hash = secret ? credentialHash(secret) : undefined;
+      const again = hash ? limiter.refusedAgain(hash) : undefined;
+      if (again) {
+        void refuseOverLimit(request, reply, again, limiter);
+        return;
+      }
       (secret ? options.directory.byCredential(secret) : Promise.resolve(undefined)).then(
         (device) => {
           if (!device) {
-            reply.header('www-authenticate', 'Bearer');
+            reply.header('www-authenticate', 'Bearer').header('connection', 'close');
             void refuse(reply, 401, 'Unknown or missing device credential.');
             return;
           }
@@ -113,6 +123,7 @@ export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOp
             admitted.set(request, { device, release: limiter.openHttp(device) });
           } catch (error) {
             if (!(error instanceof DeviceLimitError)) return done(error as Error);
+            if (hash) limiter.rememberRefused(hash, device);
             void refuseOverLimit(request, reply, error, limiter);
             return;
           }
@@ -150,6 +161,8 @@ export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOp
         limiter.take(device, items.length);
       } catch (error) {
         if (!(error instanceof DeviceLimitError)) throw error;
+        const secret = bearer(request);
+        if (secret) limiter.rememberRefused(credentialHash(secret), device);
         return refuseOverLimit(request, reply, error, limiter);
       }
       const { valid, rejected } = checkSamples(items, device, {

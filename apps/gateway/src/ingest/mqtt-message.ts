@@ -28,6 +28,7 @@ export async function ingestTelemetryMessage(
   stats.mqttMessages += 1;
   const release = await limiter.openMqttMessage(device);
   try {
+    limiter.precheck(device); // a message that would be refused is not even parsed
     let items: unknown[];
     try {
       items = payloadItems(payload);

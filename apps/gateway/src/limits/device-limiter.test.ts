@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayDevice } from '../devices/device-directory.js';
-import { DeviceLimitError, DeviceLimiter, FLUSH_AFTER_MS } from './device-limiter.js';
+import { DeviceLimitError, DeviceLimiter, FLUSH_AFTER_MS, REMEMBER_REFUSED_MS } from './device-limiter.js';
 
 const device = (id = 1): GatewayDevice => ({
   id,
@@ -55,6 +55,35 @@ describe('DeviceLimiter', () => {
     expect(refused).toEqual(['rate']);
     // Another device has a bucket of its own.
     limiter.take(device(2), 100);
+  });
+
+  it('refuses before reading while the bucket does not hold the message last refused for the rate', () => {
+    const { limiter, clock } = limiterAt();
+    limiter.take(device(), 100);
+    refusal(() => limiter.take(device(), 50));
+    clock.now += 1_000; // 10 in the bucket: enough for a small message, not for the one refused
+    expect(refusal(() => limiter.precheck(device())).retryAfterS).toBe(4);
+    expect(refusal(() => limiter.openHttp(device())).reason).toBe('rate');
+    clock.now += 4_000;
+    limiter.precheck(device());
+    limiter.take(device(), 50);
+    clock.now += 100;
+    limiter.precheck(device()); // it passed: nothing is owed any more, one sample will do
+  });
+
+  it('answers a credential refused lately without a lookup, while its device is over its limits, for 15 s', () => {
+    const { limiter, clock, refused } = limiterAt();
+    expect(limiter.refusedAgain('hash-1')).toBeUndefined();
+    limiter.take(device(), 100);
+    limiter.rememberRefused('hash-1', device());
+    expect(limiter.refusedAgain('hash-1')?.reason).toBe('rate');
+    expect(limiter.refusedAgain('hash-2')).toBeUndefined();
+    clock.now += 1_000; // 10 samples in the bucket: no longer over the rate
+    expect(limiter.refusedAgain('hash-1')).toBeUndefined();
+    limiter.take(device(), 10);
+    clock.now += REMEMBER_REFUSED_MS;
+    expect(limiter.refusedAgain('hash-1')).toBeUndefined(); // forgotten: looked up again
+    expect(refused).toEqual(['rate']);
   });
 
   it('passes a message larger than the bucket only when the bucket is full', () => {

@@ -7,14 +7,40 @@ const IDLE_FORGET_MS = 10 * 60_000;
 /** A device's taken samples are written at least this often, so its day's count is never far behind. */
 export const FLUSH_AFTER_MS = 5 * 60_000;
 
-/** A device's message or connection over one of its limits; `retryAfterS` is when to try again. */
+/** How long a credential refused over its device's limits is answered without looking it up again. */
+export const REMEMBER_REFUSED_MS = 15_000;
+
+/** The longest pause before a refusal over the rate or the day is answered. */
+export const REFUSAL_PAUSE_MS = 1_000;
+
+/**
+ * How long the answer to a refusal waits: over the rate or the day, until the device may send
+ * again, at most a second; none for connections and messages in flight (they free up at once).
+ * A device that ignores `Retry-After` then cannot make a connection refuse it more than once a
+ * second: the answer to an HTTP request, and the MQTT connection's next read, wait for it.
+ */
+export function refusalPauseMs(error: DeviceLimitError): number {
+  return error.reason === 'rate' || error.reason === 'day'
+    ? Math.min(REFUSAL_PAUSE_MS, error.retryAfterS * 1000)
+    : 0;
+}
+
+/**
+ * A device's message or connection over one of its limits; `retryAfterS` is when to try again.
+ * A flood makes thousands a second: they carry no stack trace, which would cost more than the rest.
+ */
 export class DeviceLimitError extends Error {
-  constructor(
-    readonly reason: DeviceLimitReason,
-    readonly retryAfterS: number,
-  ) {
+  readonly reason: DeviceLimitReason;
+  readonly retryAfterS: number;
+
+  constructor(reason: DeviceLimitReason, retryAfterS: number) {
+    const depth = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`device limit: ${reason}`);
+    Error.stackTraceLimit = depth;
     this.name = 'DeviceLimitError';
+    this.reason = reason;
+    this.retryAfterS = retryAfterS;
   }
 }
 
@@ -42,6 +68,12 @@ interface DeviceState {
   /** The token bucket: samples it may send now, and when that was worked out. */
   tokens: number;
   refilledAt: number;
+  /**
+   * The samples of the device's last message refused for its rate (0 once one passes): a device
+   * sends the same message again, so until the bucket holds that many its messages are refused
+   * before they are read.
+   */
+  owed: number;
   /** The UTC day counted, and its samples: written to the database (as last read back) and not yet. */
   day: string;
   dayStored: number;
@@ -66,6 +98,8 @@ interface DeviceState {
  */
 export class DeviceLimiter {
   private readonly devices = new Map<number, DeviceState>();
+  /** Credentials (their hash) refused over their device's limits lately, with the device and when. */
+  private readonly refusedCredentials = new Map<string, { device: GatewayDevice; at: number }>();
   /** Samples a device's unwritten count may reach before it is written: 1 % of the daily limit. */
   readonly flushStep: number;
 
@@ -97,15 +131,12 @@ export class DeviceLimiter {
 
   /**
    * An HTTP request of the device, before its body is read: a connection and a message in flight
-   * of its own, refused when either limit is reached, or when its bucket is empty or its day used
-   * up (the body is then never read). The returned function ends it (call it once).
+   * of its own, refused when either limit is reached, or when it would be refused anyway (see
+   * {@link precheck}); the body is then never read. The returned function ends it (call it once).
    */
   openHttp(device: GatewayDevice): () => void {
     const state = this.state(device);
-    const connections = state.http + Math.min(state.mqtt, 1);
-    if (connections + 1 > this.settings.maxConnections) throw this.refuse(state, 'connections');
-    if (state.inFlight + 1 > this.settings.maxInFlight) throw this.refuse(state, 'in_flight');
-    this.check(state, 1);
+    this.checkHttp(state);
     state.http += 1;
     state.inFlight += 1;
     return once(() => {
@@ -130,12 +161,57 @@ export class DeviceLimiter {
   }
 
   /**
+   * An HTTP request carrying a credential refused over its device's limits in the last 15 s:
+   * refused again at once when the device is still over them, with no database lookup (a flood's
+   * requests cost next to nothing; a credential rotated meanwhile gets this 429 instead of a 401
+   * for those seconds, and nothing is stored either way). Undefined when the credential is not
+   * known here, or its device is no longer over its limits: look it up as usual.
+   */
+  refusedAgain(credentialHash: string): DeviceLimitError | undefined {
+    const known = this.refusedCredentials.get(credentialHash);
+    if (!known) return undefined;
+    if (this.now() - known.at >= REMEMBER_REFUSED_MS) {
+      this.refusedCredentials.delete(credentialHash);
+      return undefined;
+    }
+    try {
+      this.checkHttp(this.state(known.device));
+    } catch (error) {
+      if (error instanceof DeviceLimitError) return error;
+      throw error;
+    }
+    return undefined;
+  }
+
+  /** Remembers a credential whose request was just refused over its device's limits (see {@link refusedAgain}). */
+  rememberRefused(credentialHash: string, device: GatewayDevice): void {
+    this.refusedCredentials.set(credentialHash, { device, at: this.now() });
+  }
+
+  /**
+   * Refuses a message before it is read when its device's day is used up, its bucket is empty, or
+   * its bucket does not hold yet the message last refused for the rate (the device sends it again):
+   * a flood then costs no parsing.
+   */
+  precheck(device: GatewayDevice): void {
+    const state = this.state(device);
+    this.check(state, Math.max(1, state.owed));
+  }
+
+  /**
    * Takes `count` samples of a message from the device's bucket and day, or refuses the whole
    * message (nothing taken). A message larger than the bucket passes when the bucket is full.
    */
   take(device: GatewayDevice, count: number): void {
     const state = this.state(device);
-    this.check(state, count);
+    try {
+      this.check(state, count);
+    } catch (error) {
+      if (error instanceof DeviceLimitError && error.reason === 'rate')
+        state.owed = Math.min(count, this.settings.burstSamples);
+      throw error;
+    }
+    state.owed = 0;
     state.tokens -= count;
     this.pendingOf(state, state.day).samples += count;
   }
@@ -181,6 +257,8 @@ export class DeviceLimiter {
       )
         this.devices.delete(deviceId);
     }
+    for (const [hash, known] of this.refusedCredentials)
+      if (now - known.at >= REMEMBER_REFUSED_MS) this.refusedCredentials.delete(hash);
     return due.sort((a, b) => a.deviceId - b.deviceId || a.day.localeCompare(b.day));
   }
 
@@ -221,6 +299,14 @@ export class DeviceLimiter {
     for (const [deviceId, state] of this.devices)
       if (!state.dayKnown) unknown.push({ deviceId, day: state.day });
     return unknown;
+  }
+
+  /** An HTTP request's checks before its body is read; throws the refusal. */
+  private checkHttp(state: DeviceState): void {
+    const connections = state.http + Math.min(state.mqtt, 1);
+    if (connections + 1 > this.settings.maxConnections) throw this.refuse(state, 'connections');
+    if (state.inFlight + 1 > this.settings.maxInFlight) throw this.refuse(state, 'in_flight');
+    this.check(state, Math.max(1, state.owed));
   }
 
   /** Whether the device may send a message of `count` samples now; throws the refusal otherwise. */
@@ -267,6 +353,7 @@ export class DeviceLimiter {
         waiting: [],
         tokens: this.settings.burstSamples,
         refilledAt: now,
+        owed: 0,
         day: today,
         dayStored: 0,
         dayKnown: false,

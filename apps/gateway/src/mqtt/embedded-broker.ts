@@ -13,7 +13,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
 import { ingestStatusMessage, ingestTelemetryMessage } from '../ingest/mqtt-message.js';
-import { DeviceLimitError, type DeviceLimiter } from '../limits/device-limiter.js';
+import { DeviceLimitError, refusalPauseMs, type DeviceLimiter } from '../limits/device-limiter.js';
 import type { GatewayStats } from '../stats.js';
 
 /** Where an MQTT 3.1.1 publish to a topic the device may not use goes: no one can subscribe to it. */
@@ -314,7 +314,8 @@ export class EmbeddedBroker {
    * A message over the device's rate or day (docs/device-protocol.md, "Limits"), counted by the
    * limiter: at QoS 0 it is dropped; at QoS 1 it is not acknowledged — the connection is closed
    * (MQTT 5: DISCONNECT 0x96 "message rate too high", or 0x97 "quota exceeded" for the day), and
-   * the device sends it again after reconnecting, later.
+   * the device sends it again after reconnecting, later. Either after a pause of up to a second
+   * (`refusalPauseMs`), during which the broker reads nothing more from that connection.
    */
   private overLimit(
     client: Client,
@@ -322,18 +323,15 @@ export class EmbeddedBroker {
     error: DeviceLimitError,
     done: (error?: Error | null) => void,
   ) {
-    if (packet.qos === 0) {
-      packet.topic = DROPPED_TOPIC;
-      return done(null);
-    }
-    const reasonCode = error.reason === 'day' ? QUOTA_EXCEEDED : MESSAGE_RATE_TOO_HIGH;
-    this.refuseUnacknowledged(
-      client,
-      error,
-      reasonCode,
-      `Over the device's limit: send it again in ${error.retryAfterS} s`,
-      done,
-    );
+    setTimeout(() => {
+      if (packet.qos === 0) {
+        packet.topic = DROPPED_TOPIC;
+        return done(null);
+      }
+      const reasonCode = error.reason === 'day' ? QUOTA_EXCEEDED : MESSAGE_RATE_TOO_HIGH;
+      const reasonString = `Over the device's limit: send it again in ${error.retryAfterS} s`;
+      this.refuseUnacknowledged(client, error, reasonCode, reasonString, done);
+    }, refusalPauseMs(error));
   }
 
   /**
