@@ -105,6 +105,8 @@ export async function ingestRoutes(app: FastifyInstance, options: IngestRoutesOp
     // connection is closed rather than its unread body received and thrown away.
     // Callback style: a hook that answers and never calls `done` ends the request there.
     preParsing: (request, reply, payload, done) => {
+      // A body announced over the limit is refused first, whoever sends it (413, nothing read).
+      if (Number(request.headers['content-length']) > BODY_LIMIT) return done(null, payload);
       const secret = bearer(request);
       const hash = secret ? credentialHash(secret) : undefined;
       const again = hash ? limiter.refusedAgain(hash) : undefined;
