@@ -46,6 +46,11 @@ const BENCHES = [
   },
   { name: 'telemetry-reads', section: 'Telemetry reads and downloads', what: 'chart, report, CSV, XLSX' },
   { name: 'dashboard', section: 'Dashboard', what: 'devices stat and the dashboard page' },
+  {
+    name: 'device-flood',
+    section: 'Device flood',
+    what: "one credential floods; memory, another organisation's list",
+  },
 ];
 const TIMEOUT_MS = (Number(process.env.BENCH_TIMEOUT_MINUTES) || 45) * 60_000;
 const RESULTS = join(ROOT, 'bench/results', QUICK ? 'quick' : '');

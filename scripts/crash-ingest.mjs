@@ -7,14 +7,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { issueCredentials } from '../bench/lib/devices.mjs';
-import { freePort, seedFleetAndSignIn, startServer } from '../bench/lib/server.mjs';
+import { UNLIMITED_DEVICES_ENV, freePort, seedFleetAndSignIn, startServer } from '../bench/lib/server.mjs';
 
 const DEVICES = 20; // half over MQTT, half over HTTP
 const BATCH = 50;
 const RUN_BEFORE_KILL_MS = 3_000;
 
 const mqttPort = await freePort();
-const first = await startServer({ env: { MQTT_PORT: String(mqttPort), DEMO: '0' } });
+// Devices send as fast as the server takes: their limits are lifted, so every send is acknowledged or lost to the kill.
+const first = await startServer({
+  env: { MQTT_PORT: String(mqttPort), DEMO: '0', ...UNLIMITED_DEVICES_ENV },
+});
 const { admin } = await seedFleetAndSignIn(first, 60);
 const devices = await issueCredentials(first.baseURL, admin, DEVICES);
 

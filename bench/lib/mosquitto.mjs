@@ -52,6 +52,8 @@ export async function startMosquitto() {
       'persistence true',
       `persistence_location ${dir}/`,
       'max_queued_messages 100000',
+      // As docs/deployment.md: a packet over 4 MB disconnects its client.
+      'max_packet_size 4194304',
       'log_dest stderr',
       'log_type error',
       'log_type warning',

@@ -25,6 +25,19 @@ export function buildIfNeeded(options = {}) {
   buildScripts(options);
 }
 
+/**
+ * The device limits lifted (docs/device-protocol.md, "Limits"), for runs that push millions of
+ * samples through a few devices on purpose: throughput benchmarks, the bulk loads of the read
+ * benchmarks and the crash test. The limits still run; they just never refuse.
+ */
+export const UNLIMITED_DEVICES_ENV = {
+  DEVICE_MAX_CONNECTIONS: '10000',
+  DEVICE_MAX_IN_FLIGHT: '65535',
+  DEVICE_SAMPLES_PER_SECOND: '1000000',
+  DEVICE_SAMPLES_BURST: '1000000000',
+  DEVICE_SAMPLES_PER_DAY: '1000000000000',
+};
+
 /** A TCP port that was free a moment ago on 127.0.0.1 (the kernel's choice: ephemeral range). */
 export function freePort() {
   return /** @type {Promise<number>} */ (

@@ -186,6 +186,7 @@ export async function buildApp({
     rawRetentionDays: config.telemetryRawDays,
     mqtt: gatewayMqtt(config, runsMqtt),
     noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
+    limits: config.deviceLimits,
   });
   app.decorate('gateway', gateway);
   metrics?.watchGateway(gateway);

@@ -66,6 +66,7 @@ async function main() {
     rawRetentionDays: config.telemetryRawDays,
     mqtt: gatewayMqtt({ ...config, mqttConsume: true }, true),
     noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
+    limits: config.deviceLimits,
   });
   metrics?.watchGateway(gateway);
   app.addHook('onClose', () => gateway.close());

@@ -71,6 +71,7 @@ async function supervise(config: Config) {
       rawRetentionDays: config.telemetryRawDays,
       mqtt: gatewayMqtt(config, true),
       noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
+      limits: config.deviceLimits,
     });
   } catch (error) {
     await database.close();

@@ -1,9 +1,12 @@
+import { DEFAULT_DEVICE_LIMITS, type DeviceLimitSettings } from '@kontrol/contracts';
 import type { DatabaseHandle } from '@kontrol/db';
 import type { FastifyBaseLogger as Logger, FastifyContextConfig, FastifyInstance } from 'fastify';
 import { DeviceDirectory, type GatewayDevice } from './devices/device-directory.js';
 import { ingestRoutes } from './http/ingest-routes.js';
 import { createTelemetryStore } from './ingest/create-store.js';
 import { IngestPipeline } from './ingest/pipeline.js';
+import { DeviceLimiter } from './limits/device-limiter.js';
+import { UsageRecorder } from './limits/usage-recorder.js';
 import { DynamicSecurity } from './mqtt/dynamic-security.js';
 import { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
 import { ExternalBroker } from './mqtt/external-broker.js';
@@ -44,6 +47,10 @@ export interface GatewayOptions {
   onDeviceEvents?: (change: { opened: number; closed: number }) => void;
   /** Recipe delivery where this process runs MQTT (programs/dispatcher.ts); defaults otherwise. */
   programs?: { everyMs?: number; reportTimeoutMs?: number };
+  /** What one device may send (docs/device-protocol.md, "Limits"); `DEFAULT_DEVICE_LIMITS` otherwise. */
+  limits?: DeviceLimitSettings;
+  /** How often the device counts are written (ms; default 2 s, 0: only at close, tests call `usage.flush`). */
+  limitsFlushMs?: number;
 }
 
 /**
@@ -75,6 +82,9 @@ export class Gateway {
   /** The current templates' rules, run on every committed batch (docs/events.md). */
   readonly rules: RulesEngine;
   readonly stats: GatewayStats = emptyStats();
+  /** The per-device limits of this process, and the writer of their counts (docs/device-protocol.md, "Limits"). */
+  readonly limiter: DeviceLimiter;
+  readonly usage: UsageRecorder;
   /** The embedded broker, when this process runs it. */
   broker: EmbeddedBroker | undefined;
   /** The external broker's subscriptions, when this process takes telemetry from it. */
@@ -91,6 +101,15 @@ export class Gateway {
   private constructor(private readonly options: GatewayOptions) {
     this.rawRetentionMs = options.rawRetentionDays * DAY_MS;
     this.directory = new DeviceDirectory(options.database.db);
+    this.limiter = new DeviceLimiter(options.limits ?? DEFAULT_DEVICE_LIMITS, (reason) => {
+      this.stats.limited[reason] += 1;
+    });
+    this.usage = new UsageRecorder({
+      db: options.database.db,
+      limiter: this.limiter,
+      log: options.log,
+      everyMs: options.limitsFlushMs,
+    });
     this.rules = new RulesEngine({
       db: options.database.db,
       log: options.log,
@@ -142,6 +161,7 @@ export class Gateway {
     await app.register(ingestRoutes, {
       pipeline: this.pipeline,
       directory: this.directory,
+      limiter: this.limiter,
       rawRetentionMs: this.rawRetentionMs,
       routeConfig,
       onMessage: (counts) => {
@@ -160,6 +180,7 @@ export class Gateway {
     await this.external?.close();
     await this.dynamicSecurity?.close();
     await this.pipeline.close();
+    await this.usage.close();
     await this.rules.close();
   }
 
@@ -197,6 +218,7 @@ export class Gateway {
         pipeline: this.pipeline,
         rawRetentionMs: this.rawRetentionMs,
         stats: this.stats,
+        limiter: this.limiter,
         log,
         saveStatus: (device, status) => this.saveStatus(device, status),
         revalidateMs: this.options.revalidateMs,
@@ -229,6 +251,7 @@ export class Gateway {
       pipeline: this.pipeline,
       rawRetentionMs: this.rawRetentionMs,
       stats: this.stats,
+      limiter: this.limiter,
       log: this.options.log,
       saveStatus: (device, status) => this.saveStatus(device, status),
     });

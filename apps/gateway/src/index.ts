@@ -6,6 +6,8 @@ export { EmbeddedBroker, PortInUseError } from './mqtt/embedded-broker.js';
 export { ExternalBroker, SHARE_GROUP } from './mqtt/external-broker.js';
 export { BrokerAccountsError, DynamicSecurity, deviceRoleName } from './mqtt/dynamic-security.js';
 export { INGEST_PATH } from './http/ingest-routes.js';
+export { DeviceLimiter, DeviceLimitError, type DayDelta } from './limits/device-limiter.js';
+export { UsageRecorder } from './limits/usage-recorder.js';
 export type { GatewayStats } from './stats.js';
 export { RulesEngine } from './rules/rules-engine.js';
 export {

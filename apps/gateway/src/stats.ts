@@ -1,3 +1,5 @@
+import { DEVICE_LIMIT_REASONS, type DeviceLimitReason } from '@kontrol/contracts';
+
 /** Counters of the gateway since it started (Prometheus metrics: apps/api/src/plugins/metrics.ts). */
 export interface GatewayStats {
   connectedDevices: number;
@@ -15,6 +17,8 @@ export interface GatewayStats {
   batches: number;
   /** Longest batch commit so far (ms). */
   slowestBatchMs: number;
+  /** Messages and connections refused by the device limits, by reason (MQTT messages held back count as `in_flight`). */
+  limited: Record<DeviceLimitReason, number>;
 }
 
 export function emptyStats(): GatewayStats {
@@ -31,5 +35,9 @@ export function emptyStats(): GatewayStats {
     deniedSubscriptions: 0,
     batches: 0,
     slowestBatchMs: 0,
+    limited: Object.fromEntries(DEVICE_LIMIT_REASONS.map((reason) => [reason, 0])) as Record<
+      DeviceLimitReason,
+      number
+    >,
   };
 }

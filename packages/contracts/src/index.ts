@@ -10,6 +10,7 @@ export * from './pagination.js';
 export * from './places.js';
 export * from './equipment.js';
 export * from './telemetry.js';
+export * from './device-limits.js';
 export * from './time-zones.js';
 export * from './notifications.js';
 export * from './live-constants.js';

@@ -435,6 +435,44 @@ const catalog = {
     ru: 'Обязательно для этого типа оборудования.',
     en: 'Required for this type of device.',
   },
+  'device_limit.connections': {
+    ru: 'Слишком много соединений с этим ключом устройства одновременно (не больше {max}). Повторите через {seconds} с.',
+    en: 'Too many connections with this device credential at once (at most {max}). Try again in {seconds} s.',
+  },
+  'device_limit.in_flight': {
+    ru: 'Слишком много сообщений этого устройства записывается одновременно (не больше {max}). Повторите через {seconds} с.',
+    en: 'Too many messages of this device are being stored at once (at most {max}). Try again in {seconds} s.',
+  },
+  'device_limit.rate': {
+    ru: 'Устройство отправляет больше {rate} показаний в секунду в среднем (разом — до {burst}). Повторите через {seconds} с.',
+    en: 'The device sends more than {rate} samples per second on average (at most {burst} at once). Try again in {seconds} s.',
+  },
+  'device_limit.day': {
+    ru: 'Устройство уже отправило {max} показаний за сутки (UTC) — это его дневной лимит. Повторите через {seconds} с.',
+    en: 'The device has sent its {max} samples for the day (UTC), its daily limit. Try again in {seconds} s.',
+  },
+  'device_limit.reason.connections': {
+    ru: 'больше {max} соединений одновременно',
+    en: 'more than {max} connections at once',
+  },
+  'device_limit.reason.in_flight': {
+    ru: 'больше {max} сообщений одновременно',
+    en: 'more than {max} messages at once',
+  },
+  'device_limit.reason.rate': {
+    ru: 'больше {rate} показаний в секунду',
+    en: 'more than {rate} samples per second',
+  },
+  'device_limit.reason.day': { ru: 'больше {max} показаний за сутки', en: 'more than {max} samples a day' },
+  'device_limit.reason.packet_size': { ru: 'сообщения больше {mb} МБ', en: 'messages over {mb} MB' },
+  'notification.device_limit_title': {
+    ru: 'Устройство превышает лимит',
+    en: 'The device sends more than its limit',
+  },
+  'notification.device_limit_body': {
+    ru: '{device}: {reason}. Сообщения сверх лимита не принимаются — проверьте настройки и прошивку контроллера.',
+    en: "{device}: {reason}. Messages over the limit are not accepted; check the controller's settings and firmware.",
+  },
   'field.band': {
     ru: 'Верхняя граница не может быть меньше нижней.',
     en: 'The upper bound cannot be below the lower one.',

@@ -78,8 +78,8 @@ export const userUpdateBodySchema = z
   .partial();
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 
-/** What a notification can be about: a device event of any kind, or a complaint. */
-export const NOTIFICATION_KINDS = [...EVENT_KINDS, 'request'] as const;
+/** What a notification can be about: a device event of any kind, a complaint, or a device over its limits. */
+export const NOTIFICATION_KINDS = [...EVENT_KINDS, 'request', 'device_limit'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_CHANNELS = ['web', 'email', 'telegram'] as const;

@@ -52,6 +52,7 @@ export interface Database {
   payments: PaymentsTable;
   document_counters: DocumentCountersTable;
   billing_documents: BillingDocumentsTable;
+  device_ingest_days: DeviceIngestDaysTable;
 }
 
 export interface OrganisationsTable {
@@ -688,4 +689,21 @@ export interface BillingDocumentsTable {
   pdf: Buffer;
   created_by: number | null;
   created_at: string;
+}
+
+/** A device's traffic of one UTC day, as the gateways counted it for the device limits (migration 0013). */
+export interface DeviceIngestDaysTable {
+  device_id: number;
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  organisation_id: number;
+  /** Samples taken within the limits. */
+  samples: number;
+  /** Messages and connections refused by the limits. */
+  refused: number;
+  /** The last refusal (epoch ms) and its reason (`DEVICE_LIMIT_REASONS`). */
+  last_refused_ts: number | null;
+  last_reason: string | null;
+  /** When the organisation was told that the device sends more than its limit (once a day). */
+  notified_at: string | null;
 }

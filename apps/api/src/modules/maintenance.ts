@@ -1,13 +1,17 @@
+import { utcDay } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import { purgeExpiredSessions } from './auth/sessions.repository.js';
 import { purgeExpiredTokens } from './auth/tokens.repository.js';
-import { purgeOldTelemetry } from './telemetry/telemetry.repository.js';
+import { purgeOldIngestDays, purgeOldTelemetry } from './telemetry/telemetry.repository.js';
 
 const DAY_MS = 86_400_000;
+/** Days the device limits' counts are kept (the console shows the last 7). */
+const INGEST_DAYS_KEPT = 30;
 
 /**
- * Removes expired sessions, tokens and rate-limit windows, and telemetry past its retention
- * (TELEMETRY_RAW_DAYS, TELEMETRY_MINUTE_DAYS). Idempotent; any instance may run it.
+ * Removes expired sessions, tokens and rate-limit windows, telemetry past its retention
+ * (TELEMETRY_RAW_DAYS, TELEMETRY_MINUTE_DAYS) and the device limits' counts after 30 days.
+ * Idempotent; any instance may run it.
  */
 export async function purgeExpired(app: FastifyInstance, now = Date.now()) {
   const iso = new Date(now).toISOString();
@@ -18,4 +22,5 @@ export async function purgeExpired(app: FastifyInstance, now = Date.now()) {
     rawBefore: now - app.config.telemetryRawDays * DAY_MS,
     minuteBefore: now - app.config.telemetryMinuteDays * DAY_MS,
   });
+  await purgeOldIngestDays(app.db, utcDay(now - INGEST_DAYS_KEPT * DAY_MS));
 }

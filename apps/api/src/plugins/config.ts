@@ -8,6 +8,7 @@ import {
 import { availableParallelism, hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_DEVICE_LIMITS, type DeviceLimitSettings } from '@kontrol/contracts';
 import { z } from 'zod';
 
 const flag = z
@@ -62,6 +63,30 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - (at most 40)')
     .optional(),
   TELEMETRY_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  DEVICE_MAX_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_DEVICE_LIMITS.maxConnections),
+  DEVICE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(65_535).default(DEFAULT_DEVICE_LIMITS.maxInFlight),
+  DEVICE_SAMPLES_PER_SECOND: z.coerce
+    .number()
+    .positive()
+    .max(1_000_000)
+    .default(DEFAULT_DEVICE_LIMITS.samplesPerSecond),
+  DEVICE_SAMPLES_BURST: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000_000)
+    .default(DEFAULT_DEVICE_LIMITS.burstSamples),
+  DEVICE_SAMPLES_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000_000_000)
+    .default(DEFAULT_DEVICE_LIMITS.samplesPerDay),
   RULES_NO_DATA_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   TELEMETRY_MINUTE_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   TELEGRAM_BOT_TOKEN: z
@@ -142,6 +167,8 @@ export interface Config {
   mqttClientId: string;
   /** Days raw telemetry samples are kept (rollups are kept longer). */
   telemetryRawDays: number;
+  /** What one device may send (docs/device-protocol.md, "Limits"). */
+  deviceLimits: DeviceLimitSettings;
   /** How often "no data" rules are checked (s); 0: never (tests run the check themselves). */
   rulesNoDataCheckSeconds: number;
   /** Days minute rollups are kept; hour rollups are kept for good. */
@@ -239,6 +266,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .replace(/[^A-Za-z0-9_.-]/g, '-')
         .slice(0, 24)}`,
     telemetryRawDays: e.TELEMETRY_RAW_DAYS,
+    deviceLimits: {
+      maxConnections: e.DEVICE_MAX_CONNECTIONS,
+      maxInFlight: e.DEVICE_MAX_IN_FLIGHT,
+      samplesPerSecond: e.DEVICE_SAMPLES_PER_SECOND,
+      burstSamples: e.DEVICE_SAMPLES_BURST,
+      samplesPerDay: e.DEVICE_SAMPLES_PER_DAY,
+    },
     rulesNoDataCheckSeconds: e.RULES_NO_DATA_CHECK_SECONDS,
     telemetryMinuteDays: e.TELEMETRY_MINUTE_DAYS,
     telegramBotToken: e.TELEGRAM_BOT_TOKEN,

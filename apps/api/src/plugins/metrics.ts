@@ -72,6 +72,12 @@ export class Metrics {
     );
     statCounter(
       this.registry,
+      'kontrol_device_limit_refusals_total',
+      'Device messages and connections refused by the device limits, by reason (MQTT messages held back: in_flight).',
+      { label: 'reason', read: () => ({ ...stats.limited }) },
+    );
+    statCounter(
+      this.registry,
       'kontrol_ingest_batches_total',
       'Ingest batches committed (one transaction each).',
       {

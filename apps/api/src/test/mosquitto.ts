@@ -69,6 +69,8 @@ export async function startMosquitto(): Promise<TestMosquitto> {
       'persistence true',
       `persistence_location ${dir}/`,
       'max_queued_messages 100000',
+      // As docs/deployment.md: a packet over 4 MB (the HTTP ingest's body limit) disconnects its client.
+      'max_packet_size 4194304',
       'log_dest stderr',
       'log_type error',
       'log_type warning',

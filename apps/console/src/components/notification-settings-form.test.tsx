@@ -99,6 +99,7 @@ describe('the notification settings form', { timeout: 30_000 }, () => {
         'door_open_while_heating',
         'manual',
         'request',
+        'device_limit',
       ],
       severities: ['info', 'warning', 'critical'],
       quiet_hours: { start: '23:00', end: '07:30' },

@@ -269,7 +269,7 @@ function SettingsForm({ userId, settings }: { userId: number; settings: UserSett
   );
 }
 
-/** The kinds' words: device events as the events screens name them, and complaints. */
+/** The kinds' words: device events as the events screens name them, complaints, and device limits. */
 function useKindLabels(): Record<NotificationKind, string> {
   const { t } = useTranslation();
   return useMemo(
@@ -282,6 +282,7 @@ function useKindLabels(): Record<NotificationKind, string> {
       door_open_while_heating: t('Door open while heating'),
       manual: t('Written by hand'),
       request: t('Complaints'),
+      device_limit: t('A device sends more than its limit'),
     }),
     [t],
   );

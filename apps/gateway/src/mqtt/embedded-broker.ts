@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
   COMMAND_CHANNEL,
+  MAX_MESSAGE_BYTES,
   STATUS_CHANNEL,
   TELEMETRY_CHANNEL,
   deviceTopic,
@@ -11,7 +12,8 @@ import { Aedes, type AuthenticateError, type Client, type PublishPacket } from '
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
-import { ingestTelemetryMessage, readStatusMessage } from '../ingest/mqtt-message.js';
+import { ingestStatusMessage, ingestTelemetryMessage } from '../ingest/mqtt-message.js';
+import { DeviceLimitError, refusalPauseMs, type DeviceLimiter } from '../limits/device-limiter.js';
 import type { GatewayStats } from '../stats.js';
 
 /** Where an MQTT 3.1.1 publish to a topic the device may not use goes: no one can subscribe to it. */
@@ -26,6 +28,8 @@ const UNSPECIFIED_ERROR = 0x80;
 const NOT_AUTHORIZED = 0x87;
 const SERVER_BUSY = 0x89;
 const SERVER_SHUTTING_DOWN = 0x8b;
+const MESSAGE_RATE_TOO_HIGH = 0x96;
+const QUOTA_EXCEEDED = 0x97;
 /** The longest MQTT 5 session kept after its connection (a device may ask for more): 7 days. */
 const SESSION_EXPIRY_LIMIT_S = 7 * 86_400;
 
@@ -36,6 +40,8 @@ export interface EmbeddedBrokerOptions {
   pipeline: IngestPipeline;
   rawRetentionMs: number;
   stats: GatewayStats;
+  /** The device limits (docs/device-protocol.md, "Limits"). */
+  limiter: DeviceLimiter;
   log: Logger;
   /** Stores a device's `status` message (device_live.status). */
   saveStatus: (device: GatewayDevice, status: string) => Promise<void>;
@@ -89,6 +95,11 @@ export class EmbeddedBroker {
       maxClientsIdLength: 64,
       // MQTT 5 only: sessions of devices that never come back do not pile up.
       sessionExpiryIntervalLimit: SESSION_EXPIRY_LIMIT_S,
+      // A packet declaring more is refused once its fixed header is read, before its body is
+      // buffered: the connection is closed (MQTT 5: DISCONNECT 0x95 "packet too large").
+      maximumPacketSize: MAX_MESSAGE_BYTES,
+      // MQTT 5 devices are told how many messages they may have unacknowledged (the rest wait).
+      receiveMaximum: Math.min(65_535, options.limiter.settings.maxInFlight),
     });
     const embedded = new EmbeddedBroker(options, broker);
     broker.authenticate = (client, username, password, done) =>
@@ -121,6 +132,14 @@ export class EmbeddedBroker {
       if (embedded.devices.get(client.id)?.client === client) embedded.devices.delete(client.id);
       options.stats.connectedDevices = embedded.devices.size;
     });
+    const tooLarge = (client: Client | null, error: Error & { maximumPacketSize?: number }) => {
+      if (error.maximumPacketSize === undefined) return;
+      const device = client ? embedded.signedIn.get(client) : undefined;
+      if (device) options.limiter.packetTooLarge(device);
+      else options.stats.limited.packet_size += 1;
+    };
+    broker.on('clientError', tooLarge);
+    broker.on('connectionError', tooLarge);
     try {
       await new Promise<void>((resolve, reject) => {
         embedded.server.once('error', (error: NodeJS.ErrnoException) =>
@@ -215,6 +234,15 @@ export class EmbeddedBroker {
     this.options.directory.byControllerId(username, password.toString('utf8')).then(
       (device) => {
         if (!device) return refuse();
+        const release = this.options.limiter.openMqtt(device);
+        if (!release) {
+          // Too many connections with this credential: "try again later", as when the server is busy.
+          const busy = new Error('Too many connections with this credential') as AuthenticateError;
+          busy.returnCode = SERVER_UNAVAILABLE;
+          return done(busy, false);
+        }
+        if (client.conn.destroyed) release();
+        else client.conn.once('close', release);
         this.signedIn.set(client, device);
         done(null, true);
       },
@@ -250,11 +278,12 @@ export class EmbeddedBroker {
       packet.retain = false;
       return done(null);
     }
-    if (target.channel === STATUS_CHANNEL) return this.status(client, device, packet.payload, done);
+    if (target.channel === STATUS_CHANNEL) return this.status(client, device, packet, done);
     packet.retain = false; // samples are stored, not kept by the broker
     ingestTelemetryMessage(device, packet.payload, this.options).then(
       () => done(null),
       (error: unknown) => {
+        if (error instanceof DeviceLimitError) return this.overLimit(client, packet, error, done);
         this.options.log.error({ err: error, device: device.id }, 'telemetry not stored');
         this.notCommitted(client, error, done);
       },
@@ -264,37 +293,76 @@ export class EmbeddedBroker {
   private status(
     client: Client,
     device: GatewayDevice,
-    payload: Buffer | string,
+    packet: PublishPacket,
     done: (error?: Error | null) => void,
   ) {
-    const status = readStatusMessage(payload);
-    if (!status) {
-      this.options.stats.rejectedMessages += 1;
-      return done(null);
-    }
-    this.options.saveStatus(device, status).then(
-      () => done(null),
-      (error: unknown) => this.notCommitted(client, error, done),
+    ingestStatusMessage(device, packet.payload, this.options.limiter, (status) =>
+      this.options.saveStatus(device, status),
+    ).then(
+      (stored) => {
+        if (!stored) this.options.stats.rejectedMessages += 1;
+        done(null);
+      },
+      (error: unknown) => {
+        if (error instanceof DeviceLimitError) return this.overLimit(client, packet, error, done);
+        this.notCommitted(client, error, done);
+      },
     );
   }
 
   /**
+   * A message over the device's rate or day (docs/device-protocol.md, "Limits"), counted by the
+   * limiter: at QoS 0 it is dropped; at QoS 1 it is not acknowledged — the connection is closed
+   * (MQTT 5: DISCONNECT 0x96 "message rate too high", or 0x97 "quota exceeded" for the day), and
+   * the device sends it again after reconnecting, later. Either after a pause of up to a second
+   * (`refusalPauseMs`), during which the broker reads nothing more from that connection.
+   */
+  private overLimit(
+    client: Client,
+    packet: PublishPacket,
+    error: DeviceLimitError,
+    done: (error?: Error | null) => void,
+  ) {
+    setTimeout(() => {
+      if (packet.qos === 0) {
+        packet.topic = DROPPED_TOPIC;
+        return done(null);
+      }
+      const reasonCode = error.reason === 'day' ? QUOTA_EXCEEDED : MESSAGE_RATE_TOO_HIGH;
+      const reasonString = `Over the device's limit: send it again in ${error.retryAfterS} s`;
+      this.refuseUnacknowledged(client, error, reasonCode, reasonString, done);
+    }, refusalPauseMs(error));
+  }
+
+  /**
    * A message that was not committed gets no PUBACK: the connection closes and the device sends it
-   * again. MQTT 3.1.1: aedes closes the connection on the error. MQTT 5: aedes would answer the
-   * error with PUBACK 0x87, which tells the device the message is done with; the connection is
-   * closed first (DISCONNECT 0x89 when the pipeline is full, 0x8B when it is closing, else 0x80),
-   * so that PUBACK is never sent.
+   * again (MQTT 5: DISCONNECT 0x89 when the pipeline is full, 0x8B when it is closing, else 0x80).
    */
   private notCommitted(client: Client, error: unknown, done: (error?: Error | null) => void) {
     const failure = error instanceof Error ? error : new Error(String(error));
-    if (client.version !== 5) return done(failure);
     const reasonCode =
       failure instanceof PipelineBusyError
         ? SERVER_BUSY
         : failure instanceof PipelineClosedError
           ? SERVER_SHUTTING_DOWN
           : UNSPECIFIED_ERROR;
-    client.disconnect({ reasonCode, properties: { reasonString: 'Not stored: send it again' } }, () => {
+    this.refuseUnacknowledged(client, failure, reasonCode, 'Not stored: send it again', done);
+  }
+
+  /**
+   * Ends the connection without the PUBACK: MQTT 3.1.1 has no other way to say "not taken" (aedes
+   * closes the connection on the error); MQTT 5 gets DISCONNECT with `reasonCode` first, since
+   * aedes would answer the error with a PUBACK 0x87, which tells the device the message is done with.
+   */
+  private refuseUnacknowledged(
+    client: Client,
+    failure: Error,
+    reasonCode: number,
+    reasonString: string,
+    done: (error?: Error | null) => void,
+  ) {
+    if (client.version !== 5) return done(failure);
+    client.disconnect({ reasonCode, properties: { reasonString } }, () => {
       client.conn.destroy(); // already closed, unless it was closing anyway
       done(failure);
     });

@@ -10,7 +10,8 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import mqtt, { type ISubscriptionMap, type MqttClient } from 'mqtt';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
-import { ingestTelemetryMessage, readStatusMessage } from '../ingest/mqtt-message.js';
+import { ingestStatusMessage, ingestTelemetryMessage } from '../ingest/mqtt-message.js';
+import { DeviceLimitError, type DeviceLimiter } from '../limits/device-limiter.js';
 import type { GatewayStats } from '../stats.js';
 
 /** The shared-subscription group of every gateway: each message goes to one of its members. */
@@ -35,6 +36,8 @@ export interface ExternalBrokerOptions {
   pipeline: IngestPipeline;
   rawRetentionMs: number;
   stats: GatewayStats;
+  /** The device limits (docs/device-protocol.md, "Limits"). */
+  limiter: DeviceLimiter;
   log: Logger;
   saveStatus: (device: GatewayDevice, status: string) => Promise<void>;
 }
@@ -147,12 +150,19 @@ export class ExternalBroker {
       stats.droppedPublishes += 1; // a device deleted meanwhile, or a topic outside the protocol
       return;
     }
-    if (target.channel === STATUS_CHANNEL) {
-      const status = readStatusMessage(payload);
-      if (status) await this.options.saveStatus(device, status);
-      else stats.rejectedMessages += 1;
-      return;
+    try {
+      if (target.channel === STATUS_CHANNEL) {
+        const saved = await ingestStatusMessage(device, payload, this.options.limiter, (status) =>
+          this.options.saveStatus(device, status),
+        );
+        if (!saved) stats.rejectedMessages += 1;
+        return;
+      }
+      await ingestTelemetryMessage(device, payload, this.options);
+    } catch (error) {
+      // The broker acknowledged the device's publish when it took it: a message over the device's
+      // limits can only be dropped (counted by the limiter), and is acknowledged to the broker.
+      if (!(error instanceof DeviceLimitError)) throw error;
     }
-    await ingestTelemetryMessage(device, payload, this.options);
   }
 }

@@ -11,6 +11,7 @@ import * as recipes from './0009-recipes.js';
 import * as people from './0010-people.js';
 import * as billing from './0011-billing.js';
 import * as testMoney from './0012-test-money.js';
+import * as deviceLimits from './0013-device-limits.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-people': people,
   '0011-billing': billing,
   '0012-test-money': testMoney,
+  '0013-device-limits': deviceLimits,
 };

@@ -202,3 +202,20 @@ export function findDeviceCredential(db: Kysely<Database>, device: number | stri
     typeof device === 'number' ? query.where('id', '=', device) : query.where('controller_id', '=', device)
   ).executeTakeFirst();
 }
+
+/** The device's days of traffic as the gateways counted them for its limits, from `fromDay` on, newest first. */
+export function findIngestDays(
+  db: Kysely<Database>,
+  organisationId: number,
+  deviceId: number,
+  fromDay: string,
+) {
+  return db
+    .selectFrom('device_ingest_days')
+    .select(['day', 'samples', 'refused', 'last_refused_ts', 'last_reason'])
+    .where('organisation_id', '=', organisationId)
+    .where('device_id', '=', deviceId)
+    .where('day', '>=', fromDay)
+    .orderBy('day', 'desc')
+    .execute();
+}

@@ -1,5 +1,6 @@
 import {
   deviceBodySchema,
+  deviceLimitsSchema,
   deviceSchema,
   devicesListQuerySchema,
   deviceWithCredentialSchema,
@@ -17,6 +18,7 @@ import { findDevice } from './devices.repository.js';
 import {
   createDevice,
   deleteDevice,
+  deviceLimits,
   devicesListQuery,
   rotateDeviceCredential,
   updateDevice,
@@ -149,6 +151,24 @@ export async function devicesRoutes(fastify: FastifyInstance) {
       const { organisationId } = currentUser(request);
       return {
         data: await rotateDeviceCredential(app.db, app.gateway.accounts, organisationId, request.params.id),
+      };
+    },
+  });
+
+  app.get(`/api/devices/${DEVICE_ID}/limits`, {
+    config: { access: 'devices' },
+    schema: {
+      tags,
+      summary:
+        'What the device may send (connections, messages in flight, samples per second and per day) ' +
+        'and what it sent and had refused on each of its last 7 UTC days, newest first',
+      params: deviceIdParams,
+      response: { 200: z.object({ data: deviceLimitsSchema }) },
+    },
+    handler: async (request) => {
+      const { organisationId } = currentUser(request);
+      return {
+        data: await deviceLimits(app.db, app.gateway.limiter.settings, organisationId, request.params.id),
       };
     },
   });

@@ -5,6 +5,13 @@ import type {
   Filters,
   MessageKey,
 } from '@kontrol/contracts';
+import {
+  DEVICE_LIMIT_REASONS,
+  utcDay,
+  type DeviceLimitReason,
+  type DeviceLimitSettings,
+  type DeviceLimits,
+} from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { DeviceAccounts } from '@kontrol/gateway';
 import type { Kysely } from 'kysely';
@@ -25,6 +32,7 @@ import {
   findDevice,
   findDeviceCredential,
   findDeviceState,
+  findIngestDays,
   findOrganisationRoom,
   insertDevice,
   orderDevices,
@@ -318,4 +326,46 @@ export async function verifyDeviceCredential(
   const matches = safeEqual(sha256(secret), stored);
   if (!row || row.credential_hash === null || !matches) return null;
   return { deviceId: row.id, organisationId: row.organisation_id, controllerId: row.controller_id };
+}
+
+/** Days of a device's traffic shown on its connection tab. */
+const LIMIT_DAYS_SHOWN = 7;
+
+/**
+ * `GET /api/devices/{id}/limits` (docs/device-protocol.md, "Limits"): the limits in force and what
+ * the device sent and had refused on each of its last 7 UTC days that it sent anything.
+ */
+export async function deviceLimits(
+  db: Kysely<Database>,
+  limits: DeviceLimitSettings,
+  organisationId: number,
+  deviceId: number,
+  now = Date.now(),
+): Promise<DeviceLimits> {
+  if (!(await findDeviceState(db, organisationId, deviceId))) throw notFound();
+  const days = await findIngestDays(
+    db,
+    organisationId,
+    deviceId,
+    utcDay(now - (LIMIT_DAYS_SHOWN - 1) * 86_400_000),
+  );
+  return {
+    limits: {
+      connections: limits.maxConnections,
+      in_flight: limits.maxInFlight,
+      samples_per_second: limits.samplesPerSecond,
+      burst_samples: limits.burstSamples,
+      samples_per_day: limits.samplesPerDay,
+    },
+    days: days.map((row) => ({
+      day: row.day,
+      samples: Number(row.samples),
+      refused: Number(row.refused),
+      last_refused_at:
+        row.last_refused_ts === null ? null : new Date(Number(row.last_refused_ts)).toISOString(),
+      last_reason: (DEVICE_LIMIT_REASONS as readonly string[]).includes(row.last_reason ?? '')
+        ? (row.last_reason as DeviceLimitReason)
+        : null,
+    })),
+  };
 }

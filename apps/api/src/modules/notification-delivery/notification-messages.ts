@@ -1,4 +1,4 @@
-import { localDateTime, type Locale } from '@kontrol/contracts';
+import { DEVICE_LIMIT_NOTIFICATION_KIND, localDateTime, type Locale } from '@kontrol/contracts';
 import type { OutgoingMail } from '../mail/mail.service.js';
 import type { ClaimedNotification } from './notification-delivery.repository.js';
 
@@ -55,11 +55,16 @@ const TEXTS = {
   },
 } satisfies Record<Locale, unknown>;
 
-/** Where the console shows a notification: its device event, its complaint, or the list. */
+/**
+ * Where the console shows a notification: its device event, its complaint, the connection tab of
+ * a device over its limits, or the list.
+ */
 export function notificationLink(appUrl: string, notification: ClaimedNotification): string {
   if (notification.event_id !== null)
     return `${appUrl}/account/device_event_templates/events/${notification.event_id}`;
   if (notification.alert_id !== null) return `${appUrl}/account/requests/${notification.alert_id}`;
+  if (notification.kind === DEVICE_LIMIT_NOTIFICATION_KIND && notification.device_id !== null)
+    return `${appUrl}/account/devices/${notification.device_id}?tab=connection`;
   return notificationsListLink(appUrl);
 }
 

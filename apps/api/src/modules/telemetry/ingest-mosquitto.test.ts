@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { DeviceWithCredential, TelemetrySampleInput } from '@kontrol/contracts';
 import { Gateway } from '@kontrol/gateway';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -12,6 +13,8 @@ import { buildTestApp, type TestApp } from '../../test/test-app.js';
  * plugin as devices are created, rotated and deleted; the broker enforcing the topics; telemetry
  * taken through a shared subscription by two gateways, each message stored once.
  */
+const LIMITS = { rate: 100, burst: 3_000 };
+
 describe.skipIf(!mosquittoAvailable())('external MQTT broker (Mosquitto 2, dynamic security)', () => {
   let mosquitto: TestMosquitto;
   let t: TestApp;
@@ -20,7 +23,13 @@ describe.skipIf(!mosquittoAvailable())('external MQTT broker (Mosquitto 2, dynam
   beforeAll(async () => {
     mosquitto = await startMosquitto();
     t = await buildTestApp(
-      { MQTT_URL: mosquitto.url, MQTT_CLIENT_ID: `kontrol-test-${process.pid}` },
+      {
+        MQTT_URL: mosquitto.url,
+        MQTT_CLIENT_ID: `kontrol-test-${process.pid}`,
+        // Small device limits, so a flood meets them within a test.
+        DEVICE_SAMPLES_PER_SECOND: String(LIMITS.rate),
+        DEVICE_SAMPLES_BURST: String(LIMITS.burst),
+      },
       { runsMqtt: true },
     );
   });
@@ -146,6 +155,53 @@ describe.skipIf(!mosquittoAvailable())('external MQTT broker (Mosquitto 2, dynam
 
     expect((await client.delete(`/api/devices/${device.id}`)).statusCode).toBe(204);
     await expect(connectDevice(controllerId, fresh)).rejects.toThrow(/not authori[sz]ed|Bad user/i);
+  });
+
+  it('disconnects a device announcing a packet over 4 MB, before the broker reads its body', async () => {
+    const { controllerId, credential } = await createDevice();
+    const client = await connectDevice(controllerId, credential, { protocolVersion: 5 });
+    const socket = client.stream as Socket;
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const topic = Buffer.from(`kontrol/v1/${controllerId}/telemetry`);
+    // PUBLISH, QoS 1, "remaining length" 200 MB (0xC8 0x80 0x80 0x64 = 200 × 2^20), then a bit of it.
+    socket.write(
+      Buffer.concat([
+        Buffer.from([0x32, 0x80, 0x80, 0x80, 0x64, topic.length >> 8, topic.length & 0xff]),
+        topic,
+        Buffer.from([0x00, 0x01, 0x00]),
+        Buffer.alloc(256 * 1024, 0x20),
+      ]),
+    );
+    await expect(Promise.race([closed, new Promise((r) => setTimeout(r, 3_000, 'open'))])).resolves.toBe(
+      undefined,
+    );
+  });
+
+  it('drops what a device sends over its limits: the broker acknowledges it, the gateway stores what the limits allow', async () => {
+    const { device, controllerId, credential } = await createDevice();
+    const client = await connectDevice(controllerId, credential);
+    const before = { messages: t.app.gateway.stats.mqttMessages, rate: t.app.gateway.stats.limited.rate };
+    const start = Date.now() - 70 * 60_000;
+    const started = Date.now();
+    const messages = 20;
+    await Promise.all(
+      Array.from({ length: messages }, (_, k) =>
+        client.publishAsync(
+          `kontrol/v1/${controllerId}/telemetry`,
+          JSON.stringify(Array.from({ length: 500 }, (_, i) => sample(start + k * 500 + i))),
+          { qos: 1 },
+        ),
+      ),
+    );
+    await waitFor(
+      async () => t.app.gateway.stats.mqttMessages - before.messages >= messages,
+      'the gateway to take every message',
+    );
+    const elapsedS = (Date.now() - started) / 1000;
+    const stored = await storedCount(device.id);
+    expect(stored).toBeGreaterThanOrEqual(LIMITS.burst);
+    expect(stored).toBeLessThanOrEqual(LIMITS.burst + LIMITS.rate * elapsedS);
+    expect(t.app.gateway.stats.limited.rate - before.rate).toBe(messages - stored / 500);
   });
 
   it('splits the load between two gateways and stores each message once', async () => {

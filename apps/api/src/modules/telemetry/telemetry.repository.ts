@@ -12,6 +12,12 @@ export async function deleteDeviceTelemetry(db: Kysely<Database>, deviceId: numb
   await db.deleteFrom('telemetry_minute').where('device_id', '=', deviceId).execute();
   await db.deleteFrom('telemetry_hour').where('device_id', '=', deviceId).execute();
   await db.deleteFrom('telemetry_day').where('device_id', '=', deviceId).execute();
+  await db.deleteFrom('device_ingest_days').where('device_id', '=', deviceId).execute();
+}
+
+/** The device limits' day counts (docs/device-protocol.md, "Limits") of days before `beforeDay` (`YYYY-MM-DD`). */
+export async function purgeOldIngestDays(db: Kysely<Database>, beforeDay: string): Promise<void> {
+  await db.deleteFrom('device_ingest_days').where('day', '<', beforeDay).execute();
 }
 
 const DEVICES_PER_STEP = 200;

@@ -10,6 +10,8 @@ export const deviceKeys = {
     ['devices', id, 'worktime', dates] as const,
   online: (id: number, range: { start: number; finish: number }) => ['devices', id, 'online', range] as const,
   wash: (id: number, range: { start: number; finish: number }) => ['devices', id, 'wash', range] as const,
+  /** What the device may send and what of it was refused, by UTC day. */
+  limits: (id: number) => ['devices', id, 'limits'] as const,
 };
 
 export const deviceGroupKeys = {

@@ -10,6 +10,7 @@ import { useRotateDeviceCredential } from '../api/rotate-device-credential';
 import { formatMoment } from '../device-format';
 import { ConnectionHistory } from './connection-history';
 import { CredentialModal } from './credential-modal';
+import { DeviceLimitsPanel } from './device-limits';
 import { DeviceStatus } from './device-status';
 import { useNow } from './use-now';
 
@@ -27,8 +28,9 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * The device's Connection tab: how it talks to Kontrol, when it last did, its gateway key (issue a
- * new one, shown once) and short connection instructions, which the gateway issue finalises.
+ * The device's Connection tab: how it talks to Kontrol, when it last did, its limits (with a mark
+ * when it sends more), its gateway key (issue a new one, shown once) and short connection
+ * instructions.
  */
 export function ConnectionPanel({ device }: { device: Device }) {
   const { t } = useTranslation();
@@ -64,6 +66,7 @@ export function ConnectionPanel({ device }: { device: Device }) {
       </SimpleGrid>
 
       {device.is_smart && <ConnectionHistory device={device} />}
+      {device.is_smart && <DeviceLimitsPanel device={device} />}
 
       {device.is_smart && device.has_credential && (
         <div>

@@ -8,7 +8,7 @@ import { buildRecipe, buildRecipeBind, buildRecipeSet } from '../../../test/enti
 import { buildAuthUser, server } from '../../../test/server';
 import { UPLOAD_POLL_MS } from '../../recipes/api/get-upload-status';
 import { referenceKey } from '../../reference-data/resources';
-import { buildDevice, buildDeviceType, renderEquipment } from '../test/fixtures';
+import { buildDevice, buildDeviceType, renderEquipment, withinLimits } from '../test/fixtures';
 
 afterEach(() => {
   queryClient.clear();
@@ -42,6 +42,7 @@ describe('the device page’s recipes view', { timeout: 60_000 }, () => {
       http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
       http.get('/api/devices/6', () => HttpResponse.json({ data: cold })),
       http.get('/api/devices/info/last_online', () => HttpResponse.json({ data: { intervals: [] } })),
+      withinLimits,
     );
     const first = await openDevice('/account/devices/6');
     await screen.findByRole('tab', { name: 'Подключение' });

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
-import { buildDevice, renderEquipment } from '../test/fixtures';
+import { buildDevice, renderEquipment, withinLimits } from '../test/fixtures';
 
 afterEach(() => queryClient.clear());
 
@@ -81,6 +81,7 @@ describe('adding a device', { timeout: 30_000 }, () => {
         return HttpResponse.json({ data: [created] });
       }),
       http.get('/api/devices/7', () => HttpResponse.json({ data: created })),
+      withinLimits,
     );
     const { router } = await renderEquipment('/account/devices/add');
     await fillRequired();

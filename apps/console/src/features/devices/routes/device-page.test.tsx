@@ -7,16 +7,17 @@ import { queryClient } from '../../../lib/query-client';
 import { installCanvas } from '../../../test/canvas';
 import { server } from '../../../test/server';
 import { buildDashboardDevice, minutesAgo, pageOf, statAnswer } from '../../dashboard/test/fixtures';
-import { buildDevice, buildDeviceEvent, renderEquipment } from '../test/fixtures';
+import { buildDevice, buildDeviceEvent, renderEquipment, withinLimits } from '../test/fixtures';
 
 beforeAll(installCanvas);
 afterEach(() => queryClient.clear());
 
 const HOUR = 3_600_000;
 
-/** The connection strip of the last 24 hours: offline for the first half, online since. */
+/** The connection strip of the last 24 hours: offline for the first half, online since; no limit met. */
 function serveOnlineIntervals() {
   server.use(
+    withinLimits,
     http.get('/api/devices/info/last_online', ({ request }) => {
       const url = new URL(request.url);
       const start = Number(url.searchParams.get('start'));

@@ -1,7 +1,15 @@
-import type { Address, AuthUser, Device, DeviceType, Room } from '@kontrol/contracts';
+import {
+  DEFAULT_DEVICE_LIMITS,
+  type Address,
+  type AuthUser,
+  type Device,
+  type DeviceType,
+  type Room,
+} from '@kontrol/contracts';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, render, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
@@ -36,6 +44,22 @@ if (!('fonts' in document)) {
     value: { addEventListener: () => undefined, removeEventListener: () => undefined },
   });
 }
+
+/** `GET /api/devices/{id}/limits` of a device within its limits: the connection tab asks for it. */
+export const withinLimits = http.get('/api/devices/:id/limits', () =>
+  HttpResponse.json({
+    data: {
+      limits: {
+        connections: DEFAULT_DEVICE_LIMITS.maxConnections,
+        in_flight: DEFAULT_DEVICE_LIMITS.maxInFlight,
+        samples_per_second: DEFAULT_DEVICE_LIMITS.samplesPerSecond,
+        burst_samples: DEFAULT_DEVICE_LIMITS.burstSamples,
+        samples_per_day: DEFAULT_DEVICE_LIMITS.samplesPerDay,
+      },
+      days: [],
+    },
+  }),
+);
 
 export interface References {
   devices?: Device[];
