@@ -3,6 +3,7 @@ import type { GatewayDevice } from '../devices/device-directory.js';
 import type { DeviceLimiter } from '../limits/device-limiter.js';
 import type { GatewayStats } from '../stats.js';
 import type { IngestPipeline } from './pipeline.js';
+import type { RejectedSample } from '@kontrol/contracts';
 import { MessageShapeError, checkSamples, payloadItems } from './samples.js';
 
 export interface MqttIngestContext {
@@ -12,18 +13,23 @@ export interface MqttIngestContext {
   limiter: DeviceLimiter;
 }
 
+/** What became of a telemetry message: how many samples were valid, and why the others were not. */
+export type TelemetryMessageOutcome =
+  { valid: number; rejected: readonly RejectedSample[] } | { notSamples: MessageShapeError };
+
 /**
  * One MQTT telemetry message of a device, from either broker: its valid samples are committed
  * (the promise resolves after the commit, when the PUBACK may go); a payload that is not samples
- * at all, and invalid samples, are counted (MQTT has no answer to carry the reasons). The device's
- * limits apply: the message waits for a slot while the device has as many in flight as it may,
- * and one over its rate or its day rejects with a `DeviceLimitError`, nothing stored.
+ * at all, and invalid samples, are counted, and the outcome says what was refused (an MQTT 5
+ * PUBACK can carry it). The device's limits apply: the message waits for a slot while the device
+ * has as many in flight as it may, and one over its rate or its day rejects with a
+ * `DeviceLimitError`, nothing stored.
  */
 export async function ingestTelemetryMessage(
   device: GatewayDevice,
   payload: Buffer | string,
   context: MqttIngestContext,
-): Promise<void> {
+): Promise<TelemetryMessageOutcome> {
   const { stats, limiter } = context;
   stats.mqttMessages += 1;
   const release = await limiter.openMqttMessage(device);
@@ -36,7 +42,7 @@ export async function ingestTelemetryMessage(
       if (!(error instanceof MessageShapeError)) throw error;
       limiter.take(device, 1); // what was not samples still costs a message's worth
       stats.rejectedMessages += 1;
-      return;
+      return { notSamples: error };
     }
     limiter.take(device, items.length);
     const { valid, rejected } = checkSamples(items, device, {
@@ -47,6 +53,7 @@ export async function ingestTelemetryMessage(
     const stored = await context.pipeline.submit(device, valid);
     stats.acceptedSamples += stored.accepted;
     stats.duplicateSamples += stored.duplicates;
+    return { valid: valid.length, rejected };
   } finally {
     release();
   }

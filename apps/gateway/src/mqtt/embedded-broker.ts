@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import {
   COMMAND_CHANNEL,
+  MAX_CLOCK_AHEAD_MS,
   MAX_MESSAGE_BYTES,
   STATUS_CHANNEL,
   TELEMETRY_CHANNEL,
@@ -9,10 +10,15 @@ import {
   parseDeviceTopic,
 } from '@kontrol/contracts';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import { writeToStream } from 'mqtt-packet';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import { PipelineBusyError, PipelineClosedError, type IngestPipeline } from '../ingest/pipeline.js';
-import { ingestStatusMessage, ingestTelemetryMessage } from '../ingest/mqtt-message.js';
+import {
+  ingestStatusMessage,
+  ingestTelemetryMessage,
+  type TelemetryMessageOutcome,
+} from '../ingest/mqtt-message.js';
 import { DeviceLimitError, refusalPauseMs, type DeviceLimiter } from '../limits/device-limiter.js';
 import type { GatewayStats } from '../stats.js';
 
@@ -25,6 +31,9 @@ const BAD_USERNAME_OR_PASSWORD = 4;
 const SERVER_UNAVAILABLE = 3;
 /** MQTT 5 DISCONNECT reason codes (an MQTT 3.1.1 connection is just closed). */
 const UNSPECIFIED_ERROR = 0x80;
+/** MQTT 5 PUBACK reason codes of a telemetry message of which nothing was stored. */
+const IMPLEMENTATION_SPECIFIC_ERROR = 0x83;
+const PAYLOAD_FORMAT_INVALID = 0x99;
 const NOT_AUTHORIZED = 0x87;
 const SERVER_BUSY = 0x89;
 const SERVER_SHUTTING_DOWN = 0x8b;
@@ -281,7 +290,11 @@ export class EmbeddedBroker {
     if (target.channel === STATUS_CHANNEL) return this.status(client, device, packet, done);
     packet.retain = false; // samples are stored, not kept by the broker
     ingestTelemetryMessage(device, packet.payload, this.options).then(
-      () => done(null),
+      (outcome) => {
+        const refusal = client.version === 5 && packet.qos === 1 ? nothingStored(outcome) : undefined;
+        if (refusal) return this.refusePublish(client, packet, refusal, done);
+        done(null);
+      },
       (error: unknown) => {
         if (error instanceof DeviceLimitError) return this.overLimit(client, packet, error, done);
         this.options.log.error({ err: error, device: device.id }, 'telemetry not stored');
@@ -335,6 +348,33 @@ export class EmbeddedBroker {
   }
 
   /**
+   * MQTT 5: a telemetry message of which no sample was stored is answered with a PUBACK that says
+   * so (the message is done with: sending it again would not help). aedes answers an error from
+   * `authorizePublish` only with 0x87 "not authorized", so the PUBACK is written here and aedes is
+   * told, by the flag its own refusals set, not to acknowledge or publish the message again.
+   */
+  private refusePublish(
+    client: Client,
+    packet: PublishPacket,
+    refusal: { reasonCode: number; reasonString: string },
+    done: (error?: Error | null) => void,
+  ) {
+    const wantsReasons = (client as { _requestProblemInformation?: boolean })._requestProblemInformation;
+    writeToStream(
+      {
+        cmd: 'puback',
+        messageId: packet.messageId,
+        reasonCode: refusal.reasonCode,
+        ...(wantsReasons === false ? {} : { properties: { reasonString: refusal.reasonString } }),
+      },
+      client.conn,
+      { protocolVersion: 5 },
+    );
+    (packet as PublishPacket & { _notAuthorized?: boolean })._notAuthorized = true;
+    done(null);
+  }
+
+  /**
    * A message that was not committed gets no PUBACK: the connection closes and the device sends it
    * again (MQTT 5: DISCONNECT 0x89 when the pipeline is full, 0x8B when it is closing, else 0x80).
    */
@@ -380,6 +420,52 @@ export class EmbeddedBroker {
       }
     }
   }
+}
+
+/**
+ * The failure an MQTT 5 PUBACK reports for a telemetry message of which nothing was stored, or
+ * undefined when some of it was (a partial success is a success; docs/device-protocol.md):
+ * 0x99 "payload format invalid" when it is not samples or none is a valid sample, 0x83
+ * "implementation specific error" when every sample is valid but outside the time the server
+ * takes (the device's clock is wrong, or it sent what is too old to keep).
+ */
+export function nothingStored(
+  outcome: TelemetryMessageOutcome,
+): { reasonCode: number; reasonString: string } | undefined {
+  if ('notSamples' in outcome)
+    return { reasonCode: PAYLOAD_FORMAT_INVALID, reasonString: outcome.notSamples.message };
+  if (outcome.valid > 0) return undefined;
+  if (outcome.rejected.length === 0)
+    return { reasonCode: PAYLOAD_FORMAT_INVALID, reasonString: 'The message holds no sample.' };
+  const count = (reason: string) => outcome.rejected.filter((sample) => sample.reason === reason).length;
+  const inFuture = count('in_future');
+  const tooOld = count('too_old');
+  if (inFuture + tooOld === outcome.rejected.length) {
+    const parts = [
+      inFuture > 0
+        ? `${inFuture} more than ${MAX_CLOCK_AHEAD_MS / 60_000} minutes ahead of the server's clock`
+        : '',
+      tooOld > 0 ? `${tooOld} older than the server keeps` : '',
+    ].filter(Boolean);
+    return {
+      reasonCode: IMPLEMENTATION_SPECIFIC_ERROR,
+      reasonString: `No sample stored: ${parts.join(', ')}. Check the device's clock.`,
+    };
+  }
+  const first = outcome.rejected.find(
+    (sample) => sample.reason !== 'in_future' && sample.reason !== 'too_old',
+  );
+  const why = first
+    ? Object.entries(first.errors).map(([field, errors]) => `${field}: ${errors.join(' ')}`)
+    : [];
+  return {
+    reasonCode: PAYLOAD_FORMAT_INVALID,
+    reasonString:
+      `No sample stored: ${outcome.rejected.length} invalid (sample ${first?.index ?? 0}: ${why.join('; ')})`.slice(
+        0,
+        300,
+      ),
+  };
 }
 
 /**

@@ -312,6 +312,70 @@ describe('embedded MQTT broker, MQTT 5 only', () => {
   });
 });
 
+describe('embedded MQTT broker: a message of which nothing is stored', () => {
+  /** The PUBACK a QoS 1 publish got: its reason code (0 for success) and reason string. */
+  async function pubackOf(client: MqttClient, topic: string, payload: string) {
+    const packets = received(client);
+    await client.publishAsync(topic, payload, { qos: 1 }).catch(() => undefined);
+    const puback = packets.find((packet) => packet.cmd === 'puback') as
+      (Packet & { reasonCode?: number; properties?: { reasonString?: string } }) | undefined;
+    expect(puback, 'a PUBACK').toBeDefined();
+    return { code: puback?.reasonCode ?? 0, reason: puback?.properties?.reasonString };
+  }
+
+  it('MQTT 5 tells why in the PUBACK: 0x83 for samples outside the time kept (a wrong clock), 0x99 for what is not a valid sample; a partial success is a success', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const client = await ready(await connect(device.controllerId, device.credential, 5), device.controllerId);
+    const topic = `kontrol/v1/${device.controllerId}/telemetry`;
+    const hourAhead = Date.now() + 3_600_000;
+
+    const future = await pubackOf(
+      client,
+      topic,
+      JSON.stringify([sample(hourAhead), sample(hourAhead + 1000)]),
+    );
+    expect(future.code).toBe(0x83);
+    expect(future.reason).toMatch(/2 more than 5 minutes ahead of the server's clock.*clock/);
+    const ancient = await pubackOf(
+      client,
+      topic,
+      JSON.stringify([sample(Date.parse('2001-01-01T00:00:00Z'))]),
+    );
+    expect(ancient.code).toBe(0x83);
+    expect(ancient.reason).toMatch(/older than the server keeps/);
+
+    const notJson = await pubackOf(client, topic, '{"ts": 1');
+    expect(notJson).toEqual({ code: 0x99, reason: 'The payload is not JSON.' });
+    const invalid = await pubackOf(client, topic, JSON.stringify([sample(recent(), { current: 5000 })]));
+    expect(invalid.code).toBe(0x99);
+    expect(invalid.reason).toMatch(/^No sample stored: 1 invalid \(sample 0: current: /);
+    expect((await pubackOf(client, topic, '[]')).code).toBe(0x99);
+    expect(await samplesOf(device.id)).toHaveLength(0);
+
+    const ts = recent();
+    const partial = await pubackOf(client, topic, JSON.stringify([sample(ts), sample(hourAhead)]));
+    expect(partial.code).toBe(0);
+    expect((await samplesOf(device.id)).map((row) => Number(row.ts))).toEqual([ts]);
+    // The connection stays: the device learns and goes on.
+    expect(client.connected).toBe(true);
+  });
+
+  it('MQTT 3.1.1 keeps its answer: the PUBACK, nothing stored, the connection open', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    const client = await ready(await connect(device.controllerId, device.credential, 4), device.controllerId);
+    const topic = `kontrol/v1/${device.controllerId}/telemetry`;
+    expect(await pubackOf(client, topic, JSON.stringify([sample(Date.now() + 3_600_000)]))).toEqual({
+      code: 0,
+      reason: undefined,
+    });
+    expect(await pubackOf(client, topic, 'not json')).toEqual({ code: 0, reason: undefined });
+    expect(await samplesOf(device.id)).toHaveLength(0);
+    expect(client.connected).toBe(true);
+  });
+});
+
 describe('embedded MQTT broker, closing', () => {
   it('closes with devices connected; MQTT 5 ones are told the server is shutting down', async () => {
     const app = await buildTestApp({}, { runsMqtt: true });
