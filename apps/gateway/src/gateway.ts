@@ -28,7 +28,16 @@ const DAY_MS = 86_400_000;
  * - false: no MQTT (HTTP ingest only).
  */
 export type GatewayMqtt =
-  | { mode: 'embedded'; host: string; port: number; required?: boolean }
+  | {
+      mode: 'embedded';
+      host: string;
+      port: number;
+      required?: boolean;
+      /** Connections the broker keeps at once (MQTT_MAX_CONNECTIONS); more are refused, CONNACK 3. */
+      maxConnections?: number;
+      /** A connection silent this long is closed (MQTT_IDLE_SECONDS), keep-alive 0 or not. */
+      idleSeconds?: number;
+    }
   | { mode: 'external'; url: string; consume: boolean; clientIdBase: string; connections?: number }
   | false;
 
@@ -208,7 +217,7 @@ export class Gateway {
     this.programs.start();
   }
 
-  private async startEmbedded(address: { host: string; port: number; required?: boolean }) {
+  private async startEmbedded(address: Omit<Extract<GatewayMqtt, { mode: 'embedded' }>, 'mode'>) {
     const { log } = this.options;
     try {
       this.broker = await EmbeddedBroker.start({
@@ -222,6 +231,8 @@ export class Gateway {
         log,
         saveStatus: (device, status) => this.saveStatus(device, status),
         revalidateMs: this.options.revalidateMs,
+        maxConnections: address.maxConnections,
+        idleSeconds: address.idleSeconds,
         onCommandReady: () => void this.programs?.kick(),
       });
       log.info(`MQTT broker (embedded) listening on ${address.host}:${this.broker.port}`);

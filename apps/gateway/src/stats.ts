@@ -4,6 +4,8 @@ import { DEVICE_LIMIT_REASONS, type DeviceLimitReason } from '@kontrol/contracts
 export interface GatewayStats {
   connectedDevices: number;
   refusedConnections: number;
+  /** Embedded-broker connections closed after MQTT_IDLE_SECONDS of silence. */
+  idleDisconnects: number;
   mqttMessages: number;
   httpMessages: number;
   acceptedSamples: number;
@@ -25,6 +27,7 @@ export function emptyStats(): GatewayStats {
   return {
     connectedDevices: 0,
     refusedConnections: 0,
+    idleDisconnects: 0,
     mqttMessages: 0,
     httpMessages: 0,
     acceptedSamples: 0,

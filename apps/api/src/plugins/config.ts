@@ -58,6 +58,8 @@ const envSchema = z.object({
   MQTT_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65_535)]).default(1883),
   MQTT_HOST: z.string().min(1).optional(),
   MQTT_CONSUME: flag.default(true),
+  MQTT_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  MQTT_IDLE_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   MQTT_CLIENT_ID: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letters, digits, _ . - (at most 40)')
@@ -155,7 +157,8 @@ export interface Config {
    * Device connectivity (docs/device-protocol.md): the embedded broker's address, or false when
    * MQTT_URL names an external broker or MQTT_PORT is `off`.
    */
-  mqttEmbedded: { host: string; port: number; required: boolean } | false;
+  mqttEmbedded:
+    { host: string; port: number; required: boolean; maxConnections: number; idleSeconds: number } | false;
   mqttUrl: string | undefined;
   /**
    * Whether the API takes devices' MQTT messages itself (the embedded broker, or the external
@@ -257,6 +260,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             host: e.MQTT_HOST ?? e.HOST,
             port: e.MQTT_PORT,
             required: env.MQTT_PORT !== undefined && env.MQTT_PORT !== '',
+            maxConnections: e.MQTT_MAX_CONNECTIONS,
+            idleSeconds: e.MQTT_IDLE_SECONDS,
           },
     mqttUrl: e.MQTT_URL,
     mqttConsume: e.MQTT_CONSUME,

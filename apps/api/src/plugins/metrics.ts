@@ -78,6 +78,15 @@ export class Metrics {
     );
     statCounter(
       this.registry,
+      'kontrol_mqtt_connections_closed_total',
+      'Embedded-broker connections refused at CONNECT (a bad credential, or the broker full) or closed after MQTT_IDLE_SECONDS of silence.',
+      {
+        label: 'reason',
+        read: () => ({ refused: stats.refusedConnections, idle: stats.idleDisconnects }),
+      },
+    );
+    statCounter(
+      this.registry,
       'kontrol_ingest_batches_total',
       'Ingest batches committed (one transaction each).',
       {

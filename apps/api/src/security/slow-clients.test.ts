@@ -1,19 +1,24 @@
+import mqtt, { type MqttClient } from 'mqtt';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_TIMEOUTS } from '../lib/http-limits.js';
-import { buildOrganisation } from '../test/builders.js';
+import { buildAddress, buildOrganisation, buildRoom, buildSmartDevice } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { buildTestApp, type TestApp } from '../test/test-app.js';
 
 /**
  * docs/operations.md "Limits": clients that hold connections without finishing a request are
  * bounded. A thousand sockets that send their headers a byte at a time (slowloris) are cut off by
- * the server, with a 408, while a normal client's requests keep their speed; past
- * HTTP_MAX_CONNECTIONS a new connection is closed at once.
+ * the server, with a 408, and two hundred MQTT sessions with keep-alive 0 that stay silent are
+ * closed after MQTT_IDLE_SECONDS, while a normal client's requests keep their speed; past
+ * HTTP_MAX_CONNECTIONS a new connection is closed at once, past MQTT_MAX_CONNECTIONS a CONNECT is
+ * refused with CONNACK 3 (MQTT 5: 0x88).
  */
 
 const SLOW_SOCKETS = 1_000;
+const IDLE_SESSIONS = 200;
+const IDLE_SECONDS = 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function percentile(values: number[], p: number): number {
@@ -44,7 +49,7 @@ describe('slow and idle HTTP clients', () => {
   let t: TestApp;
   let port = 0;
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ MQTT_IDLE_SECONDS: String(IDLE_SECONDS) }, { runsMqtt: true });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -52,8 +57,32 @@ describe('slow and idle HTTP clients', () => {
     await t?.close();
   });
 
-  it('a thousand slowloris sockets are cut off with a 408 while a normal client keeps a p99 under 50 ms', async () => {
+  it('a thousand slowloris sockets are cut off with a 408 and two hundred silent MQTT sessions are closed, while a normal client keeps a p99 under 50 ms', async () => {
     const org = await buildOrganisation(t.database.handle.db);
+    const db = t.database.handle.db;
+    const room = await buildRoom(db, org.organisationId, {
+      addressId: (await buildAddress(db, org.organisationId)).id,
+    });
+    const devices: Awaited<ReturnType<typeof buildSmartDevice>>[] = [];
+    for (let n = 0; n < IDLE_SESSIONS; n += 1)
+      devices.push(await buildSmartDevice(db, org.organisationId, { roomId: room.id }));
+    const brokerUrl = `mqtt://127.0.0.1:${t.app.gateway.broker!.port}`;
+    const sessions: { client: MqttClient; closedAt?: number }[] = await Promise.all(
+      devices.map(async (device) => {
+        const client = await mqtt.connectAsync(brokerUrl, {
+          clientId: device.controllerId,
+          username: device.controllerId,
+          password: device.credential,
+          keepalive: 0,
+          reconnectPeriod: 0,
+        });
+        const session: { client: MqttClient; closedAt?: number } = { client };
+        client.once('close', () => (session.closedAt = Date.now()));
+        client.on('error', () => undefined);
+        return session;
+      }),
+    );
+    const silentSince = Date.now();
     const client = new TestClient(t.app);
     await client.login(org.admin.email, org.admin.password);
     const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -65,7 +94,10 @@ describe('slow and idle HTTP clients', () => {
 
     // A normal client, through real sockets, all the while.
     const times: number[] = [];
-    while (Date.now() - opened < HTTP_TIMEOUTS.headersTimeoutMs + HTTP_TIMEOUTS.checkEveryMs + 1_000) {
+    while (
+      Date.now() - opened <
+      Math.max(HTTP_TIMEOUTS.headersTimeoutMs + HTTP_TIMEOUTS.checkEveryMs, IDLE_SECONDS * 1000) + 1_000
+    ) {
       const started = performance.now();
       const answer = await fetch(`${origin}/api/users/auth`, { headers: { cookie } });
       await answer.arrayBuffer();
@@ -75,6 +107,8 @@ describe('slow and idle HTTP clients', () => {
     }
     const deadline = Date.now() + 10_000;
     while (slow.some(({ state }) => state.closedAt === undefined) && Date.now() < deadline) await sleep(100);
+    while (sessions.some((session) => session.closedAt === undefined) && Date.now() < deadline)
+      await sleep(100);
 
     const open = slow.filter(({ state }) => state.closedAt === undefined);
     expect(open.length, 'slow sockets the server kept').toBe(0);
@@ -84,9 +118,56 @@ describe('slow and idle HTTP clients', () => {
     expect(answered.length).toBe(SLOW_SOCKETS);
     expect(JSON.parse(answered[0]!.state.answer.split('\r\n\r\n')[1]!)).toHaveProperty('message');
 
+    // The silent MQTT sessions: closed by the server once idle for MQTT_IDLE_SECONDS, not before.
+    expect(sessions.filter((session) => session.closedAt === undefined).length, 'idle sessions kept').toBe(0);
+    const firstClosed = Math.min(...sessions.map((session) => session.closedAt!)) - silentSince;
+    expect(firstClosed).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 1_000);
+    expect(t.app.gateway.stats.idleDisconnects).toBeGreaterThanOrEqual(IDLE_SESSIONS);
+
     expect(times.length).toBeGreaterThan(100);
     expect(percentile(times, 99), `p99 of ${times.length} requests`).toBeLessThan(50);
-  }, 60_000);
+  }, 90_000);
+
+  it('past MQTT_MAX_CONNECTIONS a CONNECT is refused with CONNACK 3 (MQTT 5: 0x88); the connected go on', async () => {
+    const small = await buildTestApp({ MQTT_MAX_CONNECTIONS: '3' }, { runsMqtt: true });
+    const clients: MqttClient[] = [];
+    try {
+      const db = small.database.handle.db;
+      const org = await buildOrganisation(db);
+      const devices: Awaited<ReturnType<typeof buildSmartDevice>>[] = [];
+      for (let n = 0; n < 5; n += 1) devices.push(await buildSmartDevice(db, org.organisationId));
+      const url = `mqtt://127.0.0.1:${small.app.gateway.broker!.port}`;
+      const connectAs = (device: (typeof devices)[number], protocolVersion: 4 | 5) =>
+        mqtt.connectAsync(url, {
+          clientId: device.controllerId,
+          username: device.controllerId,
+          password: device.credential,
+          protocolVersion,
+          reconnectPeriod: 0,
+        });
+      for (const device of devices.slice(0, 3)) clients.push(await connectAs(device, 4));
+      await expect(connectAs(devices[3]!, 4)).rejects.toMatchObject({ code: 3 });
+      await expect(connectAs(devices[4]!, 5)).rejects.toMatchObject({ code: 0x88 });
+      await clients[0]!.publishAsync(
+        `kontrol/v1/${devices[0]!.controllerId}/telemetry`,
+        JSON.stringify({
+          ts: Date.now() - 1_000,
+          current: 1,
+          temperature: 30,
+          door_open: false,
+          state: 'idle',
+        }),
+        { qos: 1 },
+      );
+      // One leaves: another may come.
+      await clients.shift()!.endAsync();
+      await sleep(200);
+      clients.push(await connectAs(devices[3]!, 5));
+    } finally {
+      await Promise.all(clients.map((client) => client.endAsync(true)));
+      await small.close();
+    }
+  });
 
   it('past HTTP_MAX_CONNECTIONS a new connection is closed at once; the ones held go on', async () => {
     const small = await buildTestApp({ HTTP_MAX_CONNECTIONS: '20' });

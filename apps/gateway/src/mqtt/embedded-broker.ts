@@ -39,6 +39,11 @@ const SERVER_BUSY = 0x89;
 const SERVER_SHUTTING_DOWN = 0x8b;
 const MESSAGE_RATE_TOO_HIGH = 0x96;
 const QUOTA_EXCEEDED = 0x97;
+/** MQTT_MAX_CONNECTIONS and MQTT_IDLE_SECONDS when none is given (config.ts has the same). */
+const DEFAULT_MAX_CONNECTIONS = 20_000;
+const DEFAULT_IDLE_SECONDS = 300;
+/** Sockets past the connection limit that are still read, to be answered with CONNACK 3. */
+const CONNECTIONS_OVER_LIMIT_ANSWERED = 1_000;
 /** The longest MQTT 5 session kept after its connection (a device may ask for more): 7 days. */
 const SESSION_EXPIRY_LIMIT_S = 7 * 86_400;
 
@@ -56,6 +61,10 @@ export interface EmbeddedBrokerOptions {
   saveStatus: (device: GatewayDevice, status: string) => Promise<void>;
   /** How often connected devices' credentials are checked again (rotated or deleted → cut off). */
   revalidateMs?: number;
+  /** Connections kept at once (signed in or signing in); past it CONNECT is refused with CONNACK 3. */
+  maxConnections?: number;
+  /** A connection that sends and receives nothing this long is closed (keep-alive 0 included). */
+  idleSeconds?: number;
   /** Told when a device can take commands: connected and subscribed to its `cmd` topic. */
   onCommandReady?: (controllerId: string) => void;
 }
@@ -95,6 +104,13 @@ export class EmbeddedBroker {
     private readonly broker: Aedes,
   ) {
     this.server = createServer((socket) => this.accept(socket));
+    // Past the limit a CONNECT is refused with its CONNACK; far past it (a flood of sockets that
+    // never speak MQTT) the kernel's connection is closed at once, before any memory is spent on it.
+    this.server.maxConnections = this.maxConnections + CONNECTIONS_OVER_LIMIT_ANSWERED;
+  }
+
+  private get maxConnections(): number {
+    return this.options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   }
 
   static async start(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
@@ -214,6 +230,12 @@ export class EmbeddedBroker {
   private accept(socket: Socket) {
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
+    // aedes closes a client silent for 1.5 × its keep-alive, but keep-alive 0 means never.
+    socket.setTimeout((this.options.idleSeconds ?? DEFAULT_IDLE_SECONDS) * 1000);
+    socket.once('timeout', () => {
+      this.options.stats.idleDisconnects += 1;
+      socket.destroy();
+    });
     const client = this.broker.handle(socket) as Client & { _parser?: EventEmitter };
     // Must run before aedes sees the packet: aedes adds its own listener when it makes the client.
     if (typeof client._parser?.prependListener !== 'function') {
@@ -240,6 +262,13 @@ export class EmbeddedBroker {
     };
     // A client id such as `constructor` would crash aedes 2.0.0-beta.1 (see defuse); no device has one.
     if (!username || !password || username !== client.id || username in Object.prototype) return refuse();
+    if (this.sockets.size > this.maxConnections) {
+      // The broker is full: "try again later" (MQTT 5: 0x88 "server unavailable").
+      this.options.stats.refusedConnections += 1;
+      const full = new Error('Too many connections to the broker') as AuthenticateError;
+      full.returnCode = SERVER_UNAVAILABLE;
+      return done(full, false);
+    }
     this.options.directory.byControllerId(username, password.toString('utf8')).then(
       (device) => {
         if (!device) return refuse();

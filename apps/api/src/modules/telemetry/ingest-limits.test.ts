@@ -514,8 +514,10 @@ describe('the size of an MQTT packet', () => {
     const client = await connectDevice(t.app.gateway.broker?.port ?? 0, device, 5);
     const topic = `kontrol/v1/${device.controllerId}/telemetry`;
     const rejected = t.app.gateway.stats.rejectedMessages;
-    // Not samples at all (counted and acknowledged), but the size is what matters here.
-    await client.publishAsync(topic, Buffer.alloc(MAX_MESSAGE_BYTES - 200, 0x20), { qos: 1 });
+    // Not samples at all (counted, and answered with PUBACK 0x99), but the size is what matters here.
+    await expect(
+      client.publishAsync(topic, Buffer.alloc(MAX_MESSAGE_BYTES - 200, 0x20), { qos: 1 }),
+    ).rejects.toMatchObject({ code: 0x99 });
     expect(t.app.gateway.stats.rejectedMessages).toBe(rejected + 1);
     expect(client.connected).toBe(true);
   });
