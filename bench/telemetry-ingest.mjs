@@ -14,17 +14,15 @@
 // BENCH_SECONDS (default 10; 3 with BENCH_QUICK=1, which also leaves docs alone). BENCH_NO_DOCS=1: do
 // not rewrite docs/benchmarks.md. Results: bench/results/telemetry-ingest.json (bench/lib/results.mjs).
 // BENCH_ONLY=http|mqtt|raw (comma-separated) measures a part; BENCH_CPU_PROF=<dir> profiles the server.
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import mqtt from 'mqtt';
-import pg from 'pg';
+import { PLAIN_INSERT_BATCH, plainInsertRate } from './lib/baselines.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { issueCredentials } from './lib/devices.mjs';
 import { machine } from './lib/machine.mjs';
+import { postgresDatabase } from './lib/postgres.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 import {
-  ROOT,
   UNLIMITED_DEVICES_ENV,
   buildIfNeeded,
   freePort,
@@ -39,18 +37,13 @@ const HTTP_BATCH = 1_000;
 const MQTT_DEVICES = 100;
 const MQTT_BATCH = 100;
 const MQTT_IN_FLIGHT = 4;
-const RAW_BATCH = 5_000;
+const RAW_BATCH = PLAIN_INSERT_BATCH;
 const SAMPLE_STEP_MS = 1_000;
 const DATABASES =
   (process.env.BENCH_DATABASE ?? 'both') === 'both'
     ? ['sqlite', 'postgres']
     : [process.env.BENCH_DATABASE ?? 'sqlite'];
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'raw,http,mqtt').split(',').map((part) => part.trim()));
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-const { createDb, migrateToLatest } = await import(
-  pathToFileURL(join(ROOT, 'packages/db/dist/index.js')).href
-);
 
 /** Samples of one device, one a second from its own clock, all valid for a combi oven. */
 function sampler(start) {
@@ -126,79 +119,6 @@ async function mqttIngest(port, devices) {
   }
 }
 
-/** Plain batched inserts of the same rows into the same table of a database of its own. */
-async function rawInsert(databaseUrl) {
-  const handle = createDb(databaseUrl, { poolMax: 4 });
-  await migrateToLatest(handle.db);
-  const columns = ['device_id', 'ts', 'current', 'temperature', 'door_open', 'state'];
-  let rows = 0;
-  let ts = Date.now() - 60 * 86_400_000;
-  const deadline = Date.now() + SECONDS * 1000;
-  const started = performance.now();
-  try {
-    if (handle.driver.dialect === 'sqlite') {
-      const sqlite = handle.driver.sqlite;
-      const insert = sqlite.prepare(
-        `insert into telemetry_samples (${columns.join(', ')}) values (?, ?, ?, ?, ?, ?) on conflict do nothing`,
-      );
-      const batch = sqlite.transaction(() => {
-        for (let k = 0; k < RAW_BATCH; k += 1) insert.run((k % 100) + 1, (ts += 10), 12.5, 180, 0, 3);
-      });
-      while (Date.now() < deadline) {
-        batch.immediate();
-        rows += RAW_BATCH;
-      }
-    } else {
-      const client = await handle.driver.pool.connect();
-      try {
-        while (Date.now() < deadline) {
-          const ids = [];
-          const times = [];
-          for (let k = 0; k < RAW_BATCH; k += 1) {
-            ids.push((k % 100) + 1);
-            times.push((ts += 10));
-          }
-          const fill = (value) => new Array(RAW_BATCH).fill(value);
-          await client.query('begin');
-          await client.query(
-            `insert into telemetry_samples (${columns.join(', ')})
-             select * from unnest($1::int4[], $2::int8[], $3::float8[], $4::float8[], $5::int2[], $6::int2[])
-             on conflict do nothing`,
-            [ids, times, fill(12.5), fill(180), fill(0), fill(3)],
-          );
-          await client.query('commit');
-          rows += RAW_BATCH;
-        }
-      } finally {
-        client.release();
-      }
-    }
-    return rows / ((performance.now() - started) / 1000);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** A PostgreSQL database of its own on the bench server; dropped by the returned function. */
-async function postgresDatabase() {
-  const name = `kontrol_bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: POSTGRES_URL });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
-
 async function runOn(database) {
   const mqttPort = await freePort();
   const databases = [];
@@ -222,7 +142,7 @@ async function runOn(database) {
     rawUrl ??= `sqlite:${join(server.dir, 'raw.db')}`;
     const { admin } = await seedFleetAndSignIn(server, 400);
     const devices = await issueCredentials(server.baseURL, admin, MQTT_DEVICES + HTTP_CLIENTS * 4);
-    const raw = ONLY.has('raw') ? await rawInsert(rawUrl) : Number.NaN;
+    const raw = ONLY.has('raw') ? await plainInsertRate(rawUrl, SECONDS) : Number.NaN;
     console.log(`${database}: raw inserts ${Math.round(raw)} rows/s`);
     const http = ONLY.has('http')
       ? await httpIngest(server.baseURL, devices.slice(MQTT_DEVICES))

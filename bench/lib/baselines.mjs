@@ -1,9 +1,10 @@
 // The raw limits the benchmarks' figures are read against, measured in the same run on the same
 // machine: a bare Fastify hello-world (bench/lib/hello-world.mjs) for API endpoints, under load or
-// one request at a time; plain reads of the same rows straight from SQLite for downloads. (Plain
-// inserts, the raw limit of the ingest, live in bench/telemetry-ingest.mjs.)
+// one request at a time; plain reads of the same rows straight from SQLite for downloads; plain
+// batched inserts of telemetry rows for the ingest.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { freePort, ROOT, stopProcess, waitForReady } from './server.mjs';
 
@@ -82,5 +83,72 @@ export function plainSelectRate(file, query, params = []) {
     return { rows, rowsPerSecond: rows / ((performance.now() - started) / 1000) };
   } finally {
     db.close();
+  }
+}
+
+/** Rows per transaction of {@link plainInsertRate}. */
+export const PLAIN_INSERT_BATCH = 5_000;
+
+/**
+ * The raw limit of the ingest: plain batched inserts of telemetry rows into `telemetry_samples` of
+ * a database of its own (migrated here), for `seconds`: transactions of {@link PLAIN_INSERT_BATCH}
+ * rows, a prepared statement on SQLite, one `unnest` insert on PostgreSQL; no HTTP, no MQTT, no
+ * validation, no rollups. Returns rows per second.
+ * @param {string} databaseUrl @param {number} seconds
+ */
+export async function plainInsertRate(databaseUrl, seconds) {
+  // Imported here, not at the top: the benchmark builds packages/db before it gets this far.
+  const { createDb, migrateToLatest } = await import(
+    pathToFileURL(join(ROOT, 'packages/db/dist/index.js')).href
+  );
+  const handle = createDb(databaseUrl, { poolMax: 4 });
+  await migrateToLatest(handle.db);
+  const columns = ['device_id', 'ts', 'current', 'temperature', 'door_open', 'state'];
+  let rows = 0;
+  let ts = Date.now() - 60 * 86_400_000;
+  const deadline = Date.now() + seconds * 1000;
+  const started = performance.now();
+  try {
+    if (handle.driver.dialect === 'sqlite') {
+      const sqlite = handle.driver.sqlite;
+      const insert = sqlite.prepare(
+        `insert into telemetry_samples (${columns.join(', ')}) values (?, ?, ?, ?, ?, ?) on conflict do nothing`,
+      );
+      const batch = sqlite.transaction(() => {
+        for (let k = 0; k < PLAIN_INSERT_BATCH; k += 1)
+          insert.run((k % 100) + 1, (ts += 10), 12.5, 180, 0, 3);
+      });
+      while (Date.now() < deadline) {
+        batch.immediate();
+        rows += PLAIN_INSERT_BATCH;
+      }
+    } else {
+      const client = await handle.driver.pool.connect();
+      try {
+        while (Date.now() < deadline) {
+          const ids = [];
+          const times = [];
+          for (let k = 0; k < PLAIN_INSERT_BATCH; k += 1) {
+            ids.push((k % 100) + 1);
+            times.push((ts += 10));
+          }
+          const fill = (value) => new Array(PLAIN_INSERT_BATCH).fill(value);
+          await client.query('begin');
+          await client.query(
+            `insert into telemetry_samples (${columns.join(', ')})
+             select * from unnest($1::int4[], $2::int8[], $3::float8[], $4::float8[], $5::int2[], $6::int2[])
+             on conflict do nothing`,
+            [ids, times, fill(12.5), fill(180), fill(0), fill(3)],
+          );
+          await client.query('commit');
+          rows += PLAIN_INSERT_BATCH;
+        }
+      } finally {
+        client.release();
+      }
+    }
+    return rows / ((performance.now() - started) / 1000);
+  } finally {
+    await handle.close();
   }
 }
