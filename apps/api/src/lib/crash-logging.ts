@@ -12,11 +12,11 @@ export function crashHandlers(
 ) {
   const log = pino({ base: { pid: process.pid, role } }, destination);
   return {
-    uncaughtException(error: Error, origin: string) {
+    uncaughtException: (error: Error, origin: string) => {
       log.fatal({ err: error, origin }, 'uncaught exception; exiting');
       exit(1);
     },
-    unhandledRejection(reason: unknown) {
+    unhandledRejection: (reason: unknown) => {
       log.fatal({ err: reason }, 'unhandled promise rejection; exiting');
       exit(1);
     },
