@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { translate, type Locale } from '@kontrol/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAddress, buildOrganisation } from '../test/builders.js';
+import { buildAddress, buildOrganisation, buildSmartDevice } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { buildTestApp, type TestApp } from '../test/test-app.js';
 import { PNG_1x1, multipartImage } from './fixtures.js';
@@ -214,12 +214,15 @@ describe("error answers, Fastify's and Node's own included", () => {
   });
 
   it('a body over the limit (413) and a content type no route reads (415)', async () => {
+    // A device's own credential: the ingest answers an unknown one 401 before it reads the body.
+    const org = await buildOrganisation(built.database.handle.db);
+    const device = await buildSmartDevice(built.database.handle.db, org.organisationId);
     const post = (type: string, length: number, body = '') =>
       rawRequest(
         port,
         `POST /api/ingest/v1/telemetry HTTP/1.1\r\nHost: kontrol.test\r\nAccept-Language: en\r\n` +
-          `Authorization: Bearer nobody\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n` +
-          `Connection: close\r\n\r\n${body}`,
+          `Authorization: Bearer ${device.credential}\r\nContent-Type: ${type}\r\n` +
+          `Content-Length: ${length}\r\nConnection: close\r\n\r\n${body}`,
       );
     expectJsonError(
       await post('application/json', 50_000_000),

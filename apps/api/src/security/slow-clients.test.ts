@@ -87,24 +87,30 @@ describe('slow and idle HTTP clients', () => {
     await client.login(org.admin.email, org.admin.password);
     const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const origin = `http://127.0.0.1:${port}`;
+    /** A normal client, through real sockets: the time of each of its requests until `until`. */
+    const normalClient = async (until: number) => {
+      const times: number[] = [];
+      while (Date.now() < until) {
+        const started = performance.now();
+        const answer = await fetch(`${origin}/api/users/auth`, { headers: { cookie } });
+        await answer.arrayBuffer();
+        times.push(performance.now() - started);
+        expect(answer.status).toBe(200);
+        await sleep(20);
+      }
+      return times;
+    };
+    // The same client first alone (the MQTT sessions are silent): what this machine gives now.
+    const alone = await normalClient(Date.now() + 3_000);
 
     const opened = Date.now();
     const slow = Array.from({ length: SLOW_SOCKETS }, () => slowHeaders(port, 1_000));
     await sleep(500);
-
-    // A normal client, through real sockets, all the while.
-    const times: number[] = [];
-    while (
-      Date.now() - opened <
-      Math.max(HTTP_TIMEOUTS.headersTimeoutMs + HTTP_TIMEOUTS.checkEveryMs, IDLE_SECONDS * 1000) + 1_000
-    ) {
-      const started = performance.now();
-      const answer = await fetch(`${origin}/api/users/auth`, { headers: { cookie } });
-      await answer.arrayBuffer();
-      times.push(performance.now() - started);
-      expect(answer.status).toBe(200);
-      await sleep(20);
-    }
+    const times = await normalClient(
+      opened +
+        Math.max(HTTP_TIMEOUTS.headersTimeoutMs + HTTP_TIMEOUTS.checkEveryMs, IDLE_SECONDS * 1000) +
+        1_000,
+    );
     const deadline = Date.now() + 10_000;
     while (slow.some(({ state }) => state.closedAt === undefined) && Date.now() < deadline) await sleep(100);
     while (sessions.some((session) => session.closedAt === undefined) && Date.now() < deadline)
@@ -124,8 +130,14 @@ describe('slow and idle HTTP clients', () => {
     expect(firstClosed).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 1_000);
     expect(t.app.gateway.stats.idleDisconnects).toBeGreaterThanOrEqual(IDLE_SESSIONS);
 
+    // Under 50 ms; on a machine so busy (other test files) that the client alone is near that
+    // already, the slow clients may add at most half of what it took alone.
     expect(times.length).toBeGreaterThan(100);
-    expect(percentile(times, 99), `p99 of ${times.length} requests`).toBeLessThan(50);
+    const limit = Math.max(50, percentile(alone, 99) * 1.5);
+    expect(
+      percentile(times, 99),
+      `p99 of ${times.length} requests (alone: ${percentile(alone, 99)} ms)`,
+    ).toBeLessThan(limit);
   }, 90_000);
 
   it('past MQTT_MAX_CONNECTIONS a CONNECT is refused with CONNACK 3 (MQTT 5: 0x88); the connected go on', async () => {
