@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 const combi = buildDeviceType({ id: 1, slug: 'combi_oven', name: 'Пароконвектомат', program_capacity: 100 });
-const fridge = buildDeviceType({ id: 3, slug: 'refrigerator', name: 'Холодильник', program_capacity: null });
+const fridge = buildDeviceType({ id: 3, slug: 'refrigerator', name: 'Холодильный шкаф', program_capacity: null });
 const oven = buildDevice({ id: 5, name: 'Печь 1', controller_id: 'oven-1', has_credential: true });
 const cold = buildDevice({ id: 6, name: 'Холодильник 1', type_id: 3, controller_id: 'fridge-1' });
 const chicken = buildRecipe({ id: 1, name: 'Курица гриль', version: 3 });
