@@ -107,7 +107,7 @@ export function templateOptions(
   typeId: number | null,
   deviceId: number | undefined,
   current: string | null,
-  unknown: (id: string) => string,
+  unnamed: (id: string) => string,
 ) {
   const options = templates
     .filter(
@@ -119,7 +119,7 @@ export function templateOptions(
     .sort((a, b) => a.label.localeCompare(b.label));
   if (current && !options.some((option) => option.value === current)) {
     const held = templates.find((template) => String(template.id) === current);
-    options.unshift({ value: current, label: held?.name ?? unknown(current) });
+    options.unshift({ value: current, label: held?.name ?? unnamed(current) });
   }
   return options;
 }
