@@ -29,4 +29,10 @@ test('an address outside the held modules goes to the landing page', async ({ pa
   await expect(page).toHaveURL(urlWithPath('/account/recipes', ''));
   await page.goto('/account/dashboard');
   await expect(page).toHaveURL(urlWithPath('/account/recipes', ''));
+  // And says why (issue 25, point 15).
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'Нет доступа к разделу «Главная»: ваша роль доступа его не включает.' }),
+  ).toBeVisible();
 });

@@ -19,6 +19,13 @@ export const notificationSchema = z.object({
   event_id: z.number().int().nullable(),
   /** The complaint it is about (kind `request`). */
   alert_id: z.number().int().nullable(),
+  /**
+   * When what it tells of happened: a device event's start (which may be well before the
+   * notification was written: a rule's duration, history a device sent late), else `created_at`.
+   * The lists show it and sort by it, newest first.
+   */
+  occurred_at: z.string(),
+  /** When the notification was written. */
   created_at: z.string(),
   read_at: z.string().nullable(),
 });
@@ -26,8 +33,8 @@ export type Notification = z.infer<typeof notificationSchema>;
 
 /**
  * `GET /api/notifications` (page, filters) and `/api/notifications/excel` (filters, `tz`).
- * Filters: `kind`, `severity`, `device_id` (`=`, `in`), `created_at` (`>=`, `<=`, `between`),
- * `read_at` (`=` / `!=` null: unread / read).
+ * Filters: `kind`, `severity`, `device_id` (`=`, `in`), `occurred_at` and `created_at` (`>=`, `<=`,
+ * `between`), `read_at` (`=` / `!=` null: unread / read).
  */
 export const notificationsQuerySchema = pageQuerySchema.extend({
   filters: filtersParamSchema.optional(),

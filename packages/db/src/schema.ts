@@ -357,6 +357,11 @@ export interface NotificationsTable {
   dispatched_at: string | null;
   /** The complaint it is about (migration 0010). */
   alert_id: number | null;
+  /**
+   * When what it tells of happened (migration 0014): the device event's start, else `created_at`.
+   * Every source writes it; null only in rows written without it, read as `created_at`.
+   */
+  occurred_at: string | null;
 }
 
 /** One device's local day (migration 0006): what the worktime and temperature reports read. */

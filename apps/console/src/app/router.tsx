@@ -103,6 +103,11 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('../features/telemetry/routes/telemetry-page'), 'TelemetryPage'),
           },
           {
+            path: 'notify',
+            handle: { title: 'Notifications' } satisfies RouteHandle,
+            lazy: page(() => import('../features/telemetry/routes/notify-page'), 'NotifyPage'),
+          },
+          {
             path: 'addresses',
             children: [
               {

@@ -14,6 +14,8 @@ export const paths = {
     dashboard: '/account/dashboard',
     noAccess: '/account/no_access',
     profile: '/account/profile',
+    /** The notifications page (SPEC §2 `notify`), for holders of `telemetry`. */
+    notify: '/account/notify',
     addresses: {
       list: '/account/addresses',
       add: '/account/addresses/add',
@@ -140,6 +142,12 @@ export const modulePaths: Record<ModuleSlug, string> = {
   settings: '/account/settings',
   billing: '/account/billing',
 };
+
+/**
+ * Account pages whose address holds no module's slug, and the module each needs: SPEC §4's rule
+ * (the address contains a held slug) could never let them open.
+ */
+export const pathModules: Readonly<Record<string, ModuleSlug>> = { [paths.account.notify]: 'telemetry' };
 
 /** Account pages open to every signed-in user, whatever modules they hold. */
 export const pathsWithoutModule: readonly string[] = [paths.account.noAccess, paths.account.profile];

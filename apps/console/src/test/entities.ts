@@ -285,6 +285,7 @@ export function buildNotification(overrides: Partial<Notification> = {}): Notifi
     device_id: 1,
     event_id: 1,
     alert_id: null,
+    occurred_at: STAMP,
     created_at: STAMP,
     read_at: null,
     ...overrides,

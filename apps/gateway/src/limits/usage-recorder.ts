@@ -217,6 +217,7 @@ async function notifyOverLimit(
               device_id: row.device_id,
               event_id: null,
               created_at: nowIso,
+              occurred_at: nowIso,
               read_at: null,
             })),
           )

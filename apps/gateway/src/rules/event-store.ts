@@ -242,6 +242,8 @@ export interface EventToNotify {
   description: string | null;
   details: EventDetails | null;
   value: number | null;
+  /** When the event started (epoch ms): the notification's `occurred_at`. */
+  startedTs: number;
 }
 
 /**
@@ -269,6 +271,7 @@ export async function notifyEvent(db: Db, event: EventToNotify, nowIso: string):
           device_id: event.deviceId,
           event_id: event.id,
           created_at: nowIso,
+          occurred_at: new Date(event.startedTs).toISOString(),
           read_at: null,
         };
       }),

@@ -249,6 +249,7 @@ export class RulesEngine {
         description: null,
         details: event.details,
         value: event.value,
+        startedTs: event.startedTs,
       },
       nowIso,
     );

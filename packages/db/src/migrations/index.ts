@@ -12,6 +12,7 @@ import * as people from './0010-people.js';
 import * as billing from './0011-billing.js';
 import * as testMoney from './0012-test-money.js';
 import * as deviceLimits from './0013-device-limits.js';
+import * as notificationOccurredAt from './0014-notification-occurred-at.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-billing': billing,
   '0012-test-money': testMoney,
   '0013-device-limits': deviceLimits,
+  '0014-notification-occurred-at': notificationOccurredAt,
 };

@@ -149,6 +149,8 @@ export async function notifyComplaintChanges(
         event_id: null,
         alert_id: notice.alertId,
         created_at: notice.now,
+        // What it tells of (a complaint's change) happened as it was written.
+        occurred_at: notice.now,
         read_at: null,
         dispatched_at: null,
       });

@@ -319,7 +319,10 @@ describe('rules on arriving samples', () => {
       device_id: device.id,
       event_id: listed[0]?.id,
       title: 'Current above the norm',
+      // When the event started, not when the notification was written (issue 25, point 7).
+      occurred_at: new Date(t0 + MINUTE).toISOString(),
     });
+    expect(notifications[0]?.created_at).not.toBe(notifications[0]?.occurred_at);
     const during = (await client.get('/api/devices/stat')).json<{ data: DeviceStat }>().data;
     expect(during.counters.issueReports).toBe(1);
     expect(during.issues_count).toBe(1);

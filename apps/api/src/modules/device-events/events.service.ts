@@ -127,6 +127,7 @@ export async function createEvent(
         description: input.description,
         details: null,
         value: null,
+        startedTs,
       },
       now,
     );

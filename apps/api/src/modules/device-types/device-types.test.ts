@@ -1,4 +1,4 @@
-import { DEVICE_TYPE_SLUGS, deviceTypeSchema, type DeviceType } from '@kontrol/contracts';
+import { DEVICE_TYPE_LABELS, DEVICE_TYPE_SLUGS, deviceTypeSchema, type DeviceType } from '@kontrol/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
@@ -50,6 +50,18 @@ describe('GET /api/devices/types/', () => {
       }>();
       expect(body.data.data[0]?.name).toBe('Пароконвектомат');
       expect(body.data.data.at(-1)?.name).toBe('Другое оборудование');
+    }
+  });
+
+  it('names every type as DEVICE_TYPE_LABELS does in both languages (the console names types by slug)', async () => {
+    const { client } = await signedIn();
+    for (const locale of ['ru', 'en'] as const) {
+      const body = (await client.get('/api/devices/types/', { 'accept-language': locale })).json<{
+        data: { data: DeviceType[] };
+      }>();
+      expect(Object.fromEntries(body.data.data.map((type) => [type.slug, type.name]))).toEqual(
+        Object.fromEntries(DEVICE_TYPE_SLUGS.map((slug) => [slug, DEVICE_TYPE_LABELS[slug][locale]])),
+      );
     }
   });
 

@@ -438,6 +438,7 @@ export class LiveHub {
         device_id: row.device_id,
         event_id: row.event_id,
         alert_id: row.alert_id,
+        occurred_at: row.occurred_at,
         created_at: row.created_at,
         read_at: row.read_at,
       });

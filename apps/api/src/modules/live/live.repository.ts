@@ -1,5 +1,5 @@
 import type { Database } from '@kontrol/db';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * The live state of the organisations' devices whose newest sample is later than `sinceTs`
@@ -113,6 +113,7 @@ export function findRecentNotifications(
       'event_id',
       'alert_id',
       'created_at',
+      sql<string>`coalesce(occurred_at, created_at)`.as('occurred_at'),
       'read_at',
     ])
     .where('user_id', 'in', userIds)

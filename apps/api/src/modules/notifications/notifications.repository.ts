@@ -1,5 +1,5 @@
 import type { Database } from '@kontrol/db';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FilterWhitelist } from '../../plugins/pagination.js';
 
 /** `filters[…]` of the notification lists (docs/api.md). */
@@ -7,11 +7,12 @@ export const NOTIFICATION_FILTERS: FilterWhitelist = {
   kind: { column: 'notifications.kind', type: 'string', operators: ['=', 'in'] },
   severity: { column: 'notifications.severity', type: 'string', operators: ['=', 'in'] },
   device_id: { column: 'notifications.device_id', type: 'number', operators: ['=', 'in'] },
+  occurred_at: { column: 'notifications.occurred_at', type: 'date', operators: ['>=', '<=', 'between'] },
   created_at: { column: 'notifications.created_at', type: 'date', operators: ['>=', '<=', 'between'] },
   read_at: { column: 'notifications.read_at', type: 'date', operators: ['=', '!='] },
 };
 
-/** The user's own notifications (scoped by organisation and user), newest first. */
+/** The user's own notifications (scoped by organisation and user); callers choose the order. */
 export function userNotifications(db: Kysely<Database>, organisationId: number, userId: number) {
   return db
     .selectFrom('notifications')
@@ -26,6 +27,8 @@ export function userNotifications(db: Kysely<Database>, organisationId: number, 
       'notifications.event_id',
       'notifications.alert_id',
       'notifications.created_at',
+      // A row written without it (only the tests' own) reads as written when it was written.
+      sql<string>`coalesce(notifications.occurred_at, notifications.created_at)`.as('occurred_at'),
       'notifications.read_at',
       'devices.name as device_name',
     ])

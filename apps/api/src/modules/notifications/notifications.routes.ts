@@ -29,6 +29,7 @@ function toNotification(row: NotificationRow) {
     device_id: row.device_id,
     event_id: row.event_id,
     alert_id: row.alert_id,
+    occurred_at: row.occurred_at,
     created_at: row.created_at,
     read_at: row.read_at,
   };
@@ -47,7 +48,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary:
-        "The user's notifications, newest first, paged; filters: kind, severity, device_id, created_at, read_at",
+        "The user's notifications, newest first by when what they tell of happened (`occurred_at`), paged; filters: kind, severity, device_id, occurred_at, created_at, read_at",
       querystring: notificationsQuerySchema,
       response: { 200: notificationsPageSchema },
     },
@@ -57,7 +58,9 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
         userNotifications(app.db, user.organisationId, user.id),
         request.query.filters,
         NOTIFICATION_FILTERS,
-      ).orderBy('notifications.id', 'desc');
+      )
+        .orderBy('notifications.occurred_at', 'desc')
+        .orderBy('notifications.id', 'desc');
       const page = await paginate(request, query, request.query);
       return { ...page, data: page.data.map(toNotification) };
     },

@@ -1,10 +1,11 @@
 import type { Notification } from '@kontrol/contracts';
-import type { Database, NotificationSeverity } from '@kontrol/db';
+import { migrateTo, migrateToLatest, type Database, type NotificationSeverity } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildOrganisation, buildUser, type BuiltUser } from '../../test/builders.js';
+import { buildDevice, buildOrganisation, buildUser, type BuiltUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
+import { createTestDatabase } from '../../test/test-database.js';
 
 const t = useTestApp();
 
@@ -14,7 +15,13 @@ type Errors = Record<string, string[]>;
 async function insertNotification(
   db: Kysely<Database>,
   user: BuiltUser,
-  values: { title?: string; severity?: NotificationSeverity; alertId?: number; readAt?: string } = {},
+  values: {
+    title?: string;
+    severity?: NotificationSeverity;
+    alertId?: number;
+    readAt?: string;
+    occurredAt?: string;
+  } = {},
 ) {
   const now = new Date().toISOString();
   const row = await db
@@ -30,6 +37,7 @@ async function insertNotification(
       event_id: null,
       alert_id: values.alertId ?? null,
       created_at: now,
+      occurred_at: values.occurredAt ?? now,
       read_at: values.readAt ?? null,
       dispatched_at: now,
     })
@@ -64,6 +72,42 @@ async function setup() {
 }
 
 describe('GET /api/notifications', () => {
+  it('says when what each tells of happened and sorts by it, newest first; filters by it (issue 25, point 7)', async () => {
+    const org = await buildOrganisation(t.db);
+    // Written in this order, about things that happened in another (a device sent its history late).
+    const late = await insertNotification(t.db, org.admin, {
+      title: 'Last week',
+      occurredAt: '2026-01-01T10:00:00.000Z',
+    });
+    const fresh = await insertNotification(t.db, org.admin, {
+      title: 'Latest',
+      occurredAt: '2026-01-08T09:15:00.000Z',
+    });
+    const earlier = await insertNotification(t.db, org.admin, {
+      title: 'Earlier',
+      occurredAt: '2026-01-08T07:30:00.000Z',
+    });
+    const client = await signedIn(org.admin);
+
+    const list = (await client.get('/api/notifications?page=1')).json<{ data: Notification[] }>().data;
+    expect(list.map((n) => n.id)).toEqual([fresh, earlier, late]);
+    expect(list.map((n) => n.occurred_at)).toEqual([
+      '2026-01-08T09:15:00.000Z',
+      '2026-01-08T07:30:00.000Z',
+      '2026-01-01T10:00:00.000Z',
+    ]);
+    // Each still says when it was written.
+    expect(list.every((n) => Date.parse(n.created_at) > Date.parse('2026-01-09T00:00:00.000Z'))).toBe(true);
+
+    const filters = JSON.stringify({ occurred_at: { operator: '<=', value: '2026-01-08T08:00:00.000Z' } });
+    const older = (
+      await client.get(`/api/notifications?page=1&filters=${encodeURIComponent(filters)}`)
+    ).json<{
+      data: Notification[];
+    }>().data;
+    expect(older.map((n) => n.id)).toEqual([earlier, late]);
+  });
+
   it("lists the caller's own notifications only, with the complaint they are about", async () => {
     const { client, mine, colleague, colleagues, foreign } = await setup();
     const res = await client.get('/api/notifications');
@@ -166,5 +210,75 @@ describe('the API documentation', () => {
     expect(spec.paths).toHaveProperty(['/api/notifications/read', 'post']);
     expect(spec.paths).toHaveProperty(['/api/notifications/unread', 'get']);
     expect(JSON.stringify(spec.paths['/api/notifications/read'])).toContain('ids');
+  });
+});
+
+describe('migration 0014-notification-occurred-at', () => {
+  it("gives an event's notifications the event's start, and any other its own time", async () => {
+    const database = await createTestDatabase();
+    const { db } = database.handle;
+    try {
+      await migrateTo(db, '0013-device-limits');
+      const org = await buildOrganisation(db);
+      const device = await buildDevice(db, org.organisationId);
+      const written = '2026-03-02T12:00:00.000Z';
+      const started = Date.parse('2026-03-01T08:15:30.250Z');
+      const event = await db
+        .insertInto('device_events')
+        .values({
+          organisation_id: org.organisationId,
+          device_id: device.id,
+          template_id: null,
+          rule_key: null,
+          condition_key: null,
+          kind: 'manual',
+          severity: 'warning',
+          title: 'Door',
+          description: null,
+          details: null,
+          value: null,
+          started_ts: started,
+          ended_ts: null,
+          created_by: null,
+          created_at: written,
+          updated_at: written,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Written as the code before the migration wrote them: without the column.
+      const row = (eventId: number | null) => ({
+        organisation_id: org.organisationId,
+        user_id: org.admin.id,
+        kind: 'manual',
+        severity: 'warning' as const,
+        title: 'Door',
+        body: '',
+        device_id: device.id,
+        event_id: eventId,
+        alert_id: null,
+        created_at: written,
+        read_at: null,
+        dispatched_at: written,
+      });
+      await db
+        .insertInto('notifications')
+        .values([row(event.id), row(null)])
+        .execute();
+
+      await migrateToLatest(db);
+      const rows = await db
+        .selectFrom('notifications')
+        .select(['event_id', 'occurred_at'])
+        .orderBy('id')
+        .execute();
+      expect(
+        rows.map((one) => [one.event_id, one.occurred_at && new Date(one.occurred_at).toISOString()]),
+      ).toEqual([
+        [event.id, '2026-03-01T08:15:30.250Z'],
+        [null, written],
+      ]);
+    } finally {
+      await database.drop();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Locale } from '@kontrol/contracts';
+import { ADMIN_ROLE_NAMES, type Locale } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -14,8 +14,6 @@ export interface NewOrganisation {
   admin: { name: string; email: string; password: string; locale: Locale; verified: boolean };
 }
 
-const ADMIN_ROLE_NAME: Record<Locale, string> = { ru: 'Администратор', en: 'Administrator' };
-
 /**
  * A new tenant: the organisation, its administrator access role holding every client-system
  * module, and its first user (role admin). Used by registration, the operator CLI and the demo.
@@ -28,7 +26,7 @@ export async function createOrganisationWithAdmin(db: Kysely<Database>, input: N
     const modules = await listClientModules(trx);
     const roleId = await insertRole(trx, {
       organisationId,
-      name: ADMIN_ROLE_NAME[input.admin.locale],
+      name: ADMIN_ROLE_NAMES[input.admin.locale],
       isAdminRole: true,
       moduleIds: modules.map((m) => m.id),
     });

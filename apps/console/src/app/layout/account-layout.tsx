@@ -29,6 +29,7 @@ import { NotificationBell } from '../../features/notifications/components/notifi
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
 import { SupportChatButton } from '../../features/support/components/support-chat-button';
 import type { RouteHandle } from '../route-handle';
+import { AccessNotice } from './access-notice';
 import { MainNav } from './main-nav';
 
 /**
@@ -113,6 +114,8 @@ export function AccountLayout() {
       </Drawer>
 
       <AppShell.Main>
+        {/* Why the user is here, when they asked for a page of a module they do not hold. */}
+        <AccessNotice />
         {/* Holders of the billing module: a warning while the balance is below zero. */}
         <NegativeBalanceBanner user={user} />
         {title && (

@@ -2,6 +2,7 @@ import type { AuthUser } from '@kontrol/contracts';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { loginWithRedirect } from '../../config/paths';
 import { endsSession } from '../../lib/api-errors';
+import { noteDenied } from './access-notice';
 import {
   cachedUser,
   isRememberedAsSignedIn,
@@ -55,7 +56,7 @@ export async function guestLoader({ request }: LoaderFunctionArgs): Promise<Gues
 /**
  * Account pages (SPEC §4): the user is loaded if missing; without one, to the login page with the
  * intended path in `redirect`. A page whose address holds none of the user's module slugs sends the
- * user to their landing page instead.
+ * user to their landing page instead, noting the page refused so that the frame says why.
  */
 export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Response | AccountData> {
   const url = new URL(request.url);
@@ -79,6 +80,11 @@ export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Re
       return redirect(loginWithRedirect(url.pathname + url.search));
     }
   }
-  if (!mayOpen(url.pathname, user)) return redirect(landingPath(user));
+  if (!mayOpen(url.pathname, user)) {
+    // Where SPEC §4 says, and the frame there says why (app/layout/access-notice.tsx).
+    const landing = landingPath(user);
+    noteDenied(url.pathname, landing);
+    return redirect(landing);
+  }
   return { user };
 }

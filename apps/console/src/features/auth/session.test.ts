@@ -31,6 +31,16 @@ describe('which account pages a user may open (SPEC §4)', () => {
   });
 });
 
+describe('the notifications page, whose address names no module (issue 25, point 14)', () => {
+  it.each([
+    [['telemetry'], true],
+    [['telemetry', 'recipes'], true],
+    [['recipes', 'dashboard'], false],
+  ] as const)('%j → %s', (modules, allowed) => {
+    expect(mayOpen('/account/notify', buildAuthUser(modules))).toBe(allowed);
+  });
+});
+
 describe('redirect query', () => {
   it.each([
     ['/account/recipes?page=2', '/account/recipes?page=2'],

@@ -1,5 +1,5 @@
 import type { AuthUser } from '@kontrol/contracts';
-import { modulePaths, paths, pathsWithoutModule } from '../../config/paths';
+import { modulePaths, pathModules, paths, pathsWithoutModule } from '../../config/paths';
 import { queryClient } from '../../lib/query-client';
 import { getAuthUser } from './api/get-auth-user';
 import { isRememberedAsSignedIn, rememberGuest } from './guest-flag';
@@ -81,9 +81,16 @@ export function landingPath(user: AuthUser): string {
   return first ? modulePaths[first] : paths.account.noAccess;
 }
 
-/** SPEC §4: an account page shows when its address contains the slug of one of the user's modules. */
+/**
+ * SPEC §4: an account page shows when its address contains the slug of one of the user's modules;
+ * a page whose address names none (`/account/notify`) shows to holders of its own module.
+ */
 export function mayOpen(pathname: string, user: AuthUser): boolean {
   if (pathsWithoutModule.some((path) => pathname === path || pathname.startsWith(`${path}/`))) return true;
+  const own = Object.entries(pathModules).find(
+    ([path]) => pathname === path || pathname.startsWith(`${path}/`),
+  );
+  if (own) return user.acl_modules.some((m) => m.slug === own[1]);
   return user.acl_modules.some((m) => pathname.includes(m.slug));
 }
 

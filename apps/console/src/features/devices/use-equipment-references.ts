@@ -1,11 +1,12 @@
-import type { Address, Device, DeviceType, Room } from '@kontrol/contracts';
+import type { Address, Device, DeviceEventTemplate, DeviceType, Room } from '@kontrol/contracts';
 import { useCurrentUser } from '../auth/use-current-user';
 import { useReferenceList } from '../reference-data/use-reference-data';
 
 /**
  * The reference lists the equipment screens read (SPEC §1: loaded before account pages render):
- * every device, the device types, and the addresses and rooms (empty without the `addresses`
- * module, whose lists are then never requested).
+ * every device, the device types, the addresses and rooms (empty without the `addresses`
+ * module, whose lists are then never requested) and the current templates (empty without
+ * `device_event_template`).
  */
 export function useEquipmentReferences() {
   const user = useCurrentUser();
@@ -14,5 +15,6 @@ export function useEquipmentReferences() {
     types: useReferenceList<DeviceType>(user, 'deviceTypes'),
     addresses: useReferenceList<Address>(user, 'addresses'),
     rooms: useReferenceList<Room>(user, 'rooms'),
+    templates: useReferenceList<DeviceEventTemplate>(user, 'deviceEventTemplates'),
   };
 }

@@ -1,7 +1,13 @@
 import {
+  ADMIN_ROLE_NAMES,
+  DEVICE_TYPE_LABELS,
+  isBuiltInAdminRole,
   LOGOUT_STATUSES,
   REFERENCE_LISTS,
   REFERENCE_ROLES,
+  type AclRole,
+  type DeviceType,
+  type Locale,
   type ModuleSlug,
   type ReferenceListName,
 } from '@kontrol/contracts';
@@ -33,6 +39,25 @@ export interface ReferenceResource {
   /** SPEC §4: addresses and rooms are cached; a load is skipped unless a refresh is forced. */
   cached: boolean;
   load: (signal: AbortSignal) => Promise<unknown>;
+  /**
+   * The list as the interface language names its items, for lists whose names the console knows
+   * in both languages: the list was read in the language of its request, which the user may have
+   * switched since (and a preloaded list follows the browser's language, not the console's).
+   */
+  localise?: (items: readonly unknown[], locale: Locale) => readonly unknown[];
+}
+
+/** Device types named by their slug in the interface language (a type the console does not know keeps its name). */
+export function localiseDeviceTypes(types: readonly DeviceType[], locale: Locale): DeviceType[] {
+  return types.map((type) => {
+    const label = (DEVICE_TYPE_LABELS as Partial<typeof DEVICE_TYPE_LABELS>)[type.slug];
+    return label ? { ...type, name: label[locale] } : type;
+  });
+}
+
+/** The built-in administrator role, while it keeps the name it was created with, in the interface language. */
+export function localiseRoles(roles: readonly AclRole[], locale: Locale): AclRole[] {
+  return roles.map((role) => (isBuiltInAdminRole(role) ? { ...role, name: ADMIN_ROLE_NAMES[locale] } : role));
 }
 
 /** Answers after which the API client must see the request itself: it signs the user out (SPEC §4). */
@@ -69,6 +94,7 @@ export const referenceResources: readonly ReferenceResource[] = [
     cached: false,
     load: async (signal) =>
       (await getBody<{ data: { data: unknown } }>(REFERENCE_LISTS.deviceTypes.url, signal)).data.data,
+    localise: (items, locale) => localiseDeviceTypes(items as DeviceType[], locale),
   },
   {
     name: 'devices',
@@ -136,6 +162,7 @@ export const referenceResources: readonly ReferenceResource[] = [
     load: async (signal) =>
       (await apiClient.post<{ data: unknown }>(REFERENCE_ROLES.url, REFERENCE_ROLES.body, { signal })).data
         .data,
+    localise: (items, locale) => localiseRoles(items as AclRole[], locale),
   },
   {
     name: 'deviceEvents',

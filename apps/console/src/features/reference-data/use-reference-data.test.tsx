@@ -1,9 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ReactNode } from 'react';
+import { setLocale } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
+import { buildAclRole, buildDeviceType } from '../../test/entities';
 import { buildAuthUser, server } from '../../test/server';
 import { referenceKey } from './resources';
 import {
@@ -252,5 +254,42 @@ describe('early requests of a page the server answered to a live session (src/ea
     expect(queryClient.getQueryState(referenceKey('addresses'))?.status).toBe('error');
     // 401 goes through the API client (which signs out on it); here the second answer is a list.
     expect(asked.sort()).toEqual(['client /rooms/', 'early /addresses/', 'early /rooms/']);
+  });
+});
+
+describe('names in the interface language (issue 25, point 4)', () => {
+  afterEach(async () => {
+    await act(() => setLocale('ru'));
+  });
+
+  it('names device types by their slug in the interface language, whatever language the list came in', async () => {
+    // As a preload in an English browser answers: the request's language, not the console's.
+    queryClient.setQueryData(referenceKey('deviceTypes'), [
+      buildDeviceType({ id: 1, slug: 'combi_oven', name: 'Combi oven' }),
+      buildDeviceType({ id: 2, slug: 'fryer', name: 'Fryer' }),
+      // A type this console does not know yet keeps the name the server gave it.
+      buildDeviceType({ id: 3, slug: 'sous_vide' as 'other', name: 'Су-вид' }),
+    ]);
+    const user = buildAuthUser(['devices']);
+    const { result } = renderHook(() => useReferenceList<{ name: string }>(user, 'deviceTypes'), { wrapper });
+    expect(result.current.map((type) => type.name)).toEqual(['Пароконвектомат', 'Фритюрница', 'Су-вид']);
+
+    await act(() => setLocale('en'));
+    expect(result.current.map((type) => type.name)).toEqual(['Combi oven', 'Fryer', 'Су-вид']);
+  });
+
+  it('names the built-in administrator role in the interface language until it is renamed', async () => {
+    queryClient.setQueryData(referenceKey('aclRoles'), [
+      buildAclRole({ id: 1, name: 'Administrator', is_admin_role: true }),
+      buildAclRole({ id: 2, name: 'Administrator' }),
+      buildAclRole({ id: 3, name: 'Шефы', is_admin_role: true }),
+    ]);
+    const user = buildAuthUser(['users']);
+    const { result } = renderHook(() => useReferenceList<{ name: string }>(user, 'aclRoles'), { wrapper });
+    // Only the built-in role under its first name: a role someone named so, or a renamed one, stays.
+    expect(result.current.map((role) => role.name)).toEqual(['Администратор', 'Administrator', 'Шефы']);
+
+    await act(() => setLocale('en'));
+    expect(result.current.map((role) => role.name)).toEqual(['Administrator', 'Administrator', 'Шефы']);
   });
 });

@@ -1,6 +1,8 @@
 import type { AuthUser } from '@kontrol/contracts';
 import { useIsFetching, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getLocale } from '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { referenceKey, referenceResources, type LoadingFlag, type ReferenceResource } from './resources';
 
@@ -73,7 +75,15 @@ export function useReferenceList<T>(user: AuthUser, name: string): readonly T[] 
   if (!resource) throw new Error(`Unknown reference list ${name}`);
   const allowed = user.acl_modules.some((m) => resource.modules.includes(m.slug));
   const { data } = useQuery({ ...queryFor(resource), enabled: allowed });
-  return allowed && Array.isArray(data) ? (data as T[]) : NOTHING;
+  // Subscribed to the language: a switch names the items anew, without asking the server again.
+  useTranslation();
+  const locale = getLocale();
+  const localise = resource.localise;
+  const list = useMemo(
+    () => (Array.isArray(data) && localise ? localise(data, locale) : data),
+    [data, localise, locale],
+  );
+  return allowed && Array.isArray(list) ? (list as T[]) : NOTHING;
 }
 
 /** SPEC §4 loading flags: true while any request of that resource is under way. */

@@ -1,4 +1,4 @@
-import type { Locale, User, UserRole, UserStatus } from '@kontrol/contracts';
+import type { AclRole, Locale, User, UserRole, UserStatus } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -39,4 +39,12 @@ export function useUserLabels() {
     }),
     [t],
   );
+}
+
+/**
+ * A user's access role by the name the roles list gives it: the list names the built-in
+ * administrator role in the interface language, a user's own copy of the name does not.
+ */
+export function aclRoleName(role: { id: number; name: string }, roles: readonly AclRole[]): string {
+  return roles.find((candidate) => candidate.id === role.id)?.name ?? role.name;
 }

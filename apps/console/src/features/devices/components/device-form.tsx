@@ -1,4 +1,12 @@
-import type { Address, Device, DeviceBody, DeviceType, DeviceWithCredential, Room } from '@kontrol/contracts';
+import type {
+  Address,
+  Device,
+  DeviceBody,
+  DeviceEventTemplate,
+  DeviceType,
+  DeviceWithCredential,
+  Room,
+} from '@kontrol/contracts';
 import {
   DEVICE_NAME_MAX_LENGTH,
   NOTES_MAX_LENGTH,
@@ -29,7 +37,7 @@ export interface DeviceFormValues extends Record<string, unknown> {
   room_id: string | null;
   serial_number: string;
   controller_id: string;
-  template_id: number | string;
+  template_id: string | null;
   shift_start: string;
   wash_interval_hours: number | string;
   service_interval_days: number | string;
@@ -44,7 +52,7 @@ export function deviceFormValues(device?: Device): DeviceFormValues {
     room_id: device ? String(device.room_id) : null,
     serial_number: device?.serial_number ?? '',
     controller_id: device?.controller_id ?? '',
-    template_id: device?.template_id ?? '',
+    template_id: device?.template_id == null ? null : String(device.template_id),
     shift_start: device?.shift_start ?? '',
     wash_interval_hours: device?.wash_interval_hours ?? '',
     service_interval_days: device?.service_interval_days ?? '',
@@ -68,7 +76,7 @@ export function toDeviceBody(values: DeviceFormValues): DeviceBody {
     room_id: idOrNull(values.room_id),
     serial_number: values.serial_number || null,
     controller_id: values.controller_id || null,
-    template_id: numberOrNull(values.template_id),
+    template_id: values.template_id ? Number(values.template_id) : null,
     shift_start: values.shift_start || null,
     wash_interval_hours: numberOrNull(values.wash_interval_hours),
     service_interval_days: numberOrNull(values.service_interval_days),
@@ -90,6 +98,33 @@ export function roomOptions(addresses: readonly Address[], rooms: readonly Room[
 }
 
 /**
+ * The current templates a device of `typeId` may use, by name: the type's templates for any device
+ * and those tuned for this device. The one it uses now is offered whatever it is (named by its
+ * number when the list does not hold it: a user without the templates module reads no list).
+ */
+export function templateOptions(
+  templates: readonly DeviceEventTemplate[],
+  typeId: number | null,
+  deviceId: number | undefined,
+  current: string | null,
+  unnamed: (id: string) => string,
+) {
+  const options = templates
+    .filter(
+      (template) =>
+        template.device_type_id === typeId &&
+        (template.device_id === null || template.device_id === deviceId),
+    )
+    .map((template) => ({ value: String(template.id), label: template.name }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+  if (current && !options.some((option) => option.value === current)) {
+    const held = templates.find((template) => String(template.id) === current);
+    options.unshift({ value: current, label: held?.name ?? unnamed(current) });
+  }
+  return options;
+}
+
+/**
  * The device form of the add page and of the device's Settings tab: every field of
  * `deviceBodySchema`. The server's field errors show under the fields and under "Please fix the
  * following errors".
@@ -99,6 +134,7 @@ export function DeviceForm({
   types,
   addresses,
   rooms,
+  templates,
   submit,
   onSuccess,
   submitLabel,
@@ -108,6 +144,8 @@ export function DeviceForm({
   types: readonly DeviceType[];
   addresses: readonly Address[];
   rooms: readonly Room[];
+  /** The organisation's current templates (empty without the templates module). */
+  templates: readonly DeviceEventTemplate[];
   submit: (body: DeviceBody) => Promise<DeviceWithCredential>;
   onSuccess: (device: DeviceWithCredential) => void;
   submitLabel: string;
@@ -127,6 +165,13 @@ export function DeviceForm({
   );
   const roomData = useMemo(() => roomOptions(addresses, rooms), [addresses, rooms]);
   const type = types.find((candidate) => String(candidate.id) === form.values.type_id);
+  const templateData = useMemo(
+    () =>
+      templateOptions(templates, type?.id ?? null, device?.id, form.values.template_id, (id) =>
+        t('Template #{{id}}', { id }),
+      ),
+    [templates, type, device?.id, form.values.template_id, t],
+  );
   const washPlaceholder =
     type === undefined
       ? undefined
@@ -183,13 +228,21 @@ export function DeviceForm({
         </SimpleGrid>
         <Fieldset legend={t('Work and service')} variant="unstyled">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <NumberInput
-              label={t('Current template ID')}
+            <Select
+              label={t('Current template')}
               name="template_id"
               description={t('Optional; a current template also makes the device smart.')}
-              min={1}
-              allowDecimal={false}
-              allowNegative={false}
+              data={templateData}
+              searchable
+              clearable
+              placeholder={
+                type === undefined
+                  ? t('Choose the type first')
+                  : templateData.length === 0
+                    ? t('No templates of this type')
+                    : undefined
+              }
+              nothingFoundMessage={t('Nothing found')}
               {...form.getInputProps('template_id')}
             />
             <TextInput

@@ -67,6 +67,23 @@ describe('devices list', { timeout: 30_000 }, () => {
     expect(screen.getByText('Показано 3 из 3')).toBeInTheDocument();
   });
 
+  it('names types in the interface language when the list came in another (issue 25, point 4)', async () => {
+    // A list preloaded by an English browser for a console in Russian.
+    await renderEquipment('/account/devices', {
+      ...references,
+      types: [
+        buildDeviceType({ id: 1, name: 'Combi oven' }),
+        buildDeviceType({ id: 2, slug: 'fryer', name: 'Fryer' }),
+      ],
+    });
+    const row = screen.getByRole('link', { name: 'Печь 10' }).closest('[role="row"]') as HTMLElement;
+    expect(row).toHaveTextContent('Пароконвектомат');
+    expect(screen.queryByText('Combi oven')).toBeNull();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Тип' }));
+    expect(screen.getByRole('option', { name: 'Фритюрница' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Fryer' })).toBeNull();
+  });
+
   it('searches name, serial number and controller id; keeps search, filters and sort in the URL', async () => {
     const { router } = await renderEquipment('/account/devices', references);
     const search = screen.getByRole('searchbox', { name: 'Поиск' });

@@ -16,7 +16,12 @@ afterEach(() => {
 });
 
 const combi = buildDeviceType({ id: 1, slug: 'combi_oven', name: 'Пароконвектомат', program_capacity: 100 });
-const fridge = buildDeviceType({ id: 3, slug: 'refrigerator', name: 'Холодильник', program_capacity: null });
+const fridge = buildDeviceType({
+  id: 3,
+  slug: 'refrigerator',
+  name: 'Холодильный шкаф',
+  program_capacity: null,
+});
 const oven = buildDevice({ id: 5, name: 'Печь 1', controller_id: 'oven-1', has_credential: true });
 const cold = buildDevice({ id: 6, name: 'Холодильник 1', type_id: 3, controller_id: 'fridge-1' });
 const chicken = buildRecipe({ id: 1, name: 'Курица гриль', version: 3 });
@@ -183,5 +188,76 @@ describe('the device page’s recipes view', { timeout: 60_000 }, () => {
     );
     // Every change asked for the device's delivery again.
     expect(asked).toBeGreaterThan(settled);
+  });
+
+  it('says when the set changed after it was installed and synchronises it; an empty set is installed only after a confirmation (issue 25, point 6)', async () => {
+    const user = userEvent.setup();
+    const calls: { what: string; body?: unknown }[] = [];
+    // «Обеды» was installed with the chicken and the omelette; since then the omelette left it
+    // and the soup joined it.
+    const edited = { ...lunch, recipe_ids: [1, 3] };
+    const empty = buildRecipeSet({ id: 7, name: 'Пустой', recipe_ids: [] });
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.get('/api/devices/5/get_upload_status', () =>
+        statusOf([
+          buildRecipeBind({ id: 41, recipe_id: 1, set_id: 4 }),
+          buildRecipeBind({ id: 42, recipe_id: 2, set_id: 4 }),
+        ]),
+      ),
+      http.post('/api/recipes_sets/upload', async ({ request }) => {
+        calls.push({ what: 'upload', body: await request.json() });
+        return HttpResponse.json({ data: null });
+      }),
+      http.post('/api/devices/:id/recipe_set/:setId', ({ params }) => {
+        calls.push({ what: `recipe_set ${String(params.id)}/${String(params.setId)}` });
+        return HttpResponse.json({ data: null });
+      }),
+    );
+    queryClient.setQueryData(referenceKey('recipes'), [chicken, omelette, soup]);
+    queryClient.setQueryData(referenceKey('recipesSets'), [edited, dinner, empty]);
+    await renderEquipment(
+      '/account/devices/5?tab=recipes',
+      { devices: [oven, cold], types: [combi, fridge] },
+      buildAuthUser(['devices', 'recipes']),
+    );
+
+    const changed = await screen.findByRole('alert');
+    expect(changed).toHaveTextContent('Набор изменился после установки');
+    expect(changed).toHaveTextContent('Рецептов набора нет на устройстве: 1.');
+    expect(changed).toHaveTextContent('На устройстве рецептов, которых больше нет в наборе: 1.');
+    await user.click(within(changed).getByRole('button', { name: 'Синхронизировать' }));
+    await waitFor(() => expect(calls).toEqual([{ what: 'upload', body: { device_id: 5, set_id: 4 } }]));
+
+    // An empty set: asked first; cancelled, nothing is sent.
+    await user.click(screen.getByRole('combobox', { name: 'Заменить на набор' }));
+    await user.click(await screen.findByRole('option', { name: 'Пустой' }));
+    await user.click(screen.getByRole('button', { name: 'Заменить набор' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Установить пустой набор «Пустой»?' });
+    expect(dialog).toHaveTextContent('рецепты набора, который сейчас на устройстве, будут с него удалены');
+    await user.click(within(dialog).getByRole('button', { name: 'Отмена' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Заменить набор' }));
+    dialog = await screen.findByRole('dialog', { name: 'Установить пустой набор «Пустой»?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Установить набор' }));
+    await waitFor(() => expect(calls.map((call) => call.what)).toContain('recipe_set 5/7'));
+  });
+
+  it('says nothing of a change while the device holds its set as it is', async () => {
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: oven })),
+      http.get('/api/devices/5/get_upload_status', () =>
+        statusOf([
+          buildRecipeBind({ id: 41, recipe_id: 1, set_id: 4 }),
+          buildRecipeBind({ id: 42, recipe_id: 2, set_id: 4, state: 'queued' }),
+        ]),
+      ),
+    );
+    await openDevice('/account/devices/5?tab=recipes');
+    expect(await screen.findByRole('table', { name: 'Рецепты на устройстве' })).toBeInTheDocument();
+    expect(screen.queryByText('Набор изменился после установки')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Синхронизировать' })).toBeNull();
   });
 });

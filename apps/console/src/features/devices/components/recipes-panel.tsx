@@ -30,7 +30,7 @@ import { useProgramFiles } from '../../recipes/api/get-program-files';
 import { useUploadStatus } from '../../recipes/api/get-upload-status';
 import { deploymentKeys } from '../../recipes/api/keys';
 import { uploadRecipes, useUploadRecipes } from '../../recipes/api/upload-recipes';
-import { uploadSet } from '../../recipes/api/upload-set';
+import { uploadSet, useUploadSet } from '../../recipes/api/upload-set';
 import { STATE_COLOURS, useRecipeLabels } from '../../recipes/recipe-labels';
 import { useReferenceList } from '../../reference-data/use-reference-data';
 
@@ -42,8 +42,24 @@ function heldSetId(statusSetId: number | null | undefined, binds: readonly Recip
 }
 
 /**
+ * How the set the device holds differs from the set as it is now (edited after it was installed):
+ * its recipes with no bind on the device, and the device's binds of it that left the set.
+ */
+export function setDrift(set: RecipeSet | undefined, binds: readonly RecipeBind[]) {
+  if (!set) return { missing: 0, extra: 0 };
+  const inSet = new Set(set.recipe_ids);
+  const present = binds.filter((bind) => bind.state !== 'removing');
+  const bound = new Set(present.map((bind) => bind.recipe_id));
+  return {
+    missing: set.recipe_ids.filter((id) => !bound.has(id)).length,
+    extra: present.filter((bind) => bind.set_id === set.id && !inSet.has(bind.recipe_id)).length,
+  };
+}
+
+/**
  * The device's Recipes view (types that take recipes): the set it holds, chosen or replaced here
- * (`POST /devices/{id}/recipe_set/{setId}`); what is bound to it with its version (outdated ones
+ * (`POST /devices/{id}/recipe_set/{setId}`; an empty set only after a confirmation), and sent again
+ * as it is now when it changed after it was installed (`POST /recipes_sets/upload`); what is bound to it with its version (outdated ones
  * marked) and delivery state, live while anything is under way; removing, downloading and retrying
  * the chosen ones; and single recipes sent on their own.
  */
@@ -79,6 +95,10 @@ export function RecipesPanel({ device, type }: { device: Device; type: DeviceTyp
   const [retryError, setRetryError] = useState<unknown>(null);
   const client = useQueryClient();
   const deploy = useDeploySet();
+  const sync = useUploadSet();
+  const [confirmingEmpty, setConfirmingEmpty] = useState(false);
+  const drift = setDrift(heldSet, binds);
+  const chosenSetEntry = chosenSet ? setById.get(Number(chosenSet)) : undefined;
   const upload = useUploadRecipes(device.id);
   const remove = useDeleteBinds(device.id);
   const download = useProgramFiles();
@@ -162,6 +182,11 @@ export function RecipesPanel({ device, type }: { device: Device; type: DeviceTyp
             loading={deploy.isPending}
             onClick={() => {
               if (!chosenSet) return;
+              // An empty set takes every recipe of the set it holds off the device: asked first.
+              if (chosenSetEntry?.recipe_ids.length === 0) {
+                setConfirmingEmpty(true);
+                return;
+              }
               deploy.mutate(
                 { deviceId: device.id, setId: Number(chosenSet) },
                 { onSuccess: () => setChosenSet(null) },
@@ -177,6 +202,30 @@ export function RecipesPanel({ device, type }: { device: Device; type: DeviceTyp
           </Text>
         )}
         {deploy.isError && <FormFailure failure={toApiFailure(deploy.error)} fields={[]} />}
+        {heldSet && !isPending && (drift.missing > 0 || drift.extra > 0) && (
+          <Alert color="yellow" title={t('The set changed after it was installed')}>
+            <Stack gap="xs" align="flex-start">
+              {drift.missing > 0 && (
+                <Text size="sm">
+                  {t('Recipes of the set not on the device: {{count}}.', { count: drift.missing })}
+                </Text>
+              )}
+              {drift.extra > 0 && (
+                <Text size="sm">
+                  {t('Recipes on the device no longer in the set: {{count}}.', { count: drift.extra })}
+                </Text>
+              )}
+              <Button
+                size="compact-sm"
+                loading={sync.isPending}
+                onClick={() => sync.mutate({ deviceId: device.id, setId: heldSet.id })}
+              >
+                {t('Synchronise')}
+              </Button>
+              {sync.isError && <FormFailure failure={toApiFailure(sync.error)} fields={[]} />}
+            </Stack>
+          </Alert>
+        )}
       </Stack>
 
       <Stack gap="sm" component="section" aria-labelledby="device-recipe-binds">
@@ -342,6 +391,23 @@ export function RecipesPanel({ device, type }: { device: Device; type: DeviceTyp
         </Group>
         {upload.isError && <FormFailure failure={toApiFailure(upload.error)} fields={[]} />}
       </Stack>
+
+      <ConfirmDeleteModal
+        opened={confirmingEmpty}
+        onClose={() => setConfirmingEmpty(false)}
+        title={t('Install the empty set «{{name}}»?', { name: chosenSetEntry?.name ?? '' })}
+        message={
+          heldSet
+            ? t('It holds no recipes: the recipes of the set the device holds now are removed from it.')
+            : t('It holds no recipes: nothing is installed on the device.')
+        }
+        confirmLabel={t('Install the set')}
+        onConfirm={async () => {
+          if (!chosenSet) return;
+          await deploy.mutateAsync({ deviceId: device.id, setId: Number(chosenSet) });
+          setChosenSet(null);
+        }}
+      />
 
       <ConfirmDeleteModal
         opened={removing}

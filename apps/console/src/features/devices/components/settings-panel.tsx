@@ -15,7 +15,7 @@ import { DeviceForm } from './device-form';
 export function SettingsPanel({ device }: { device: Device }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { types, addresses, rooms } = useEquipmentReferences();
+  const { types, addresses, rooms, templates } = useEquipmentReferences();
   const update = useUpdateDevice(device.id);
   const remove = useDeleteDevice(device.id);
   const [saved, setSaved] = useState(false);
@@ -33,6 +33,7 @@ export function SettingsPanel({ device }: { device: Device }) {
         types={types}
         addresses={addresses}
         rooms={rooms}
+        templates={templates}
         submit={(body) => {
           setSaved(false);
           return update.mutateAsync(body);

@@ -16,7 +16,7 @@ import { useEquipmentReferences } from '../use-equipment-references';
 export function DeviceAddPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { types, addresses, rooms } = useEquipmentReferences();
+  const { types, addresses, rooms, templates } = useEquipmentReferences();
   const create = useCreateDevice();
   const [created, setCreated] = useState<DeviceWithCredential | null>(null);
   const open = (id: number) => void navigate(paths.account.devices.detail(id), { replace: true });
@@ -30,6 +30,7 @@ export function DeviceAddPage() {
         types={types}
         addresses={addresses}
         rooms={rooms}
+        templates={templates}
         submit={(body) => create.mutateAsync(body)}
         onSuccess={(device) => {
           if (device.credential) setCreated(device);

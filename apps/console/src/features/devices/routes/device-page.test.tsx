@@ -7,7 +7,15 @@ import { queryClient } from '../../../lib/query-client';
 import { installCanvas } from '../../../test/canvas';
 import { server } from '../../../test/server';
 import { buildDashboardDevice, minutesAgo, pageOf, statAnswer } from '../../dashboard/test/fixtures';
-import { buildDevice, buildDeviceEvent, renderEquipment, withinLimits } from '../test/fixtures';
+import { buildAuthUser } from '../../../test/server';
+import {
+  buildDevice,
+  buildDeviceEvent,
+  buildDeviceEventTemplate,
+  buildDeviceType,
+  renderEquipment,
+  withinLimits,
+} from '../test/fixtures';
 
 beforeAll(installCanvas);
 afterEach(() => queryClient.clear());
@@ -79,6 +87,60 @@ describe('the device page', { timeout: 30_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/devices'));
     expect(deleted).toHaveLength(1);
     expect(listReloads).toBe(1);
+  });
+
+  it('chooses the current template by name, and reloads the templates (their device counts) after saving (issue 25, point 5)', async () => {
+    const withTemplate = { ...oven, template_id: 11 };
+    const sent: unknown[] = [];
+    let templateReloads = 0;
+    const templates = [
+      buildDeviceEventTemplate({ id: 11, name: 'Норма печи', device_ids: [5] }),
+      buildDeviceEventTemplate({ id: 12, name: 'Печь, ночной режим' }),
+      // Another type's, and one tuned for another device: not offered.
+      buildDeviceEventTemplate({ id: 13, name: 'Фритюр', device_type_id: 2 }),
+      buildDeviceEventTemplate({ id: 14, name: 'Печь 2, своя', device_id: 6 }),
+    ];
+    server.use(
+      http.get('/api/devices/5', () => HttpResponse.json({ data: withTemplate })),
+      http.put('/api/devices/5', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ data: { ...withTemplate, template_id: 12, credential: null } });
+      }),
+      http.get('/api/devices/', () => HttpResponse.json({ data: [{ ...withTemplate, template_id: 12 }] })),
+      http.get('/api/devices/events/templates/all', () => {
+        templateReloads += 1;
+        return HttpResponse.json({ data: templates });
+      }),
+    );
+    await renderEquipment(
+      '/account/devices/5?tab=settings',
+      {
+        devices: [withTemplate],
+        types: [buildDeviceType(), buildDeviceType({ id: 2, slug: 'fryer', name: 'Фритюрница' })],
+        templates,
+      },
+      buildAuthUser(['devices', 'addresses', 'device_event_template']),
+    );
+    const select = await screen.findByRole('combobox', { name: /Шаблон тока/ });
+    expect(select).toHaveValue('Норма печи');
+
+    await userEvent.clear(select);
+    await userEvent.type(select, 'печ');
+    const offered = screen.getAllByRole('option').map((option) => option.textContent);
+    expect(offered).toEqual(['Норма печи', 'Печь, ночной режим']);
+    await userEvent.click(screen.getByRole('option', { name: 'Печь, ночной режим' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить' }));
+
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ template_id: 12 });
+    // The templates list counts each template's devices: it is read again after the change.
+    await waitFor(() => expect(templateReloads).toBe(1));
+  });
+
+  it('names the current template by its number when the user reads no templates', async () => {
+    server.use(http.get('/api/devices/5', () => HttpResponse.json({ data: { ...oven, template_id: 11 } })));
+    await renderEquipment('/account/devices/5?tab=settings', { devices: [{ ...oven, template_id: 11 }] });
+    expect(await screen.findByRole('combobox', { name: /Шаблон тока/ })).toHaveValue('Шаблон № 11');
   });
 
   it("shows today's work, current, worktime, washes and events in the overview", async () => {

@@ -3,6 +3,7 @@ import {
   type Address,
   type AuthUser,
   type Device,
+  type DeviceEventTemplate,
   type DeviceType,
   type Room,
 } from '@kontrol/contracts';
@@ -27,6 +28,7 @@ export {
   buildAddress,
   buildDevice,
   buildDeviceEvent,
+  buildDeviceEventTemplate,
   buildDeviceType,
   buildRoom,
 } from '../../../test/entities';
@@ -66,6 +68,8 @@ export interface References {
   types?: DeviceType[];
   addresses?: Address[];
   rooms?: Room[];
+  /** The current templates (read only by a user holding `device_event_template`). */
+  templates?: DeviceEventTemplate[];
 }
 
 /**
@@ -81,6 +85,7 @@ export async function renderEquipment(
   queryClient.setQueryData(referenceKey('deviceTypes'), references.types ?? [buildDeviceType()]);
   queryClient.setQueryData(referenceKey('addresses'), references.addresses ?? [buildAddress()]);
   queryClient.setQueryData(referenceKey('rooms'), references.rooms ?? [buildRoom()]);
+  queryClient.setQueryData(referenceKey('deviceEventTemplates'), references.templates ?? []);
   const router = createMemoryRouter(
     [
       {

@@ -15,13 +15,16 @@ const oven = buildNotification({
   severity: 'critical',
   title: 'Печь 1 перегрелась',
   body: 'Температура 320 °C',
-  created_at: '2026-11-20T10:30:00.000Z',
+  // The bell shows when the event happened (10:30), not when the row was written.
+  occurred_at: '2026-11-20T10:30:00.000Z',
+  created_at: '2026-11-20T11:05:00.000Z',
 });
 const wash = buildNotification({
   id: 10,
   severity: 'info',
   title: 'Мойка завершена',
   body: '',
+  occurred_at: '2026-11-20T09:00:00.000Z',
   created_at: '2026-11-20T09:00:00.000Z',
   read_at: '2026-11-20T09:05:00.000Z',
 });

@@ -226,7 +226,7 @@ function LatestNotifications({
                       </Text>
                     )}
                     <Text size="xs" c="dimmed">
-                      <time dateTime={one.created_at}>{formatTime(one.created_at)}</time> ·{' '}
+                      <time dateTime={one.occurred_at}>{formatTime(one.occurred_at)}</time> ·{' '}
                       {severities[one.severity]}
                     </Text>
                   </Box>

@@ -52,7 +52,7 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
     await user.type(screen.getByRole('textbox', { name: /Название рецепта/ }), 'Курица с овощами');
     // Only the types that take recipes are offered.
     await user.click(screen.getByRole('combobox', { name: /Тип устройства/ }));
-    expect(screen.queryByRole('option', { name: 'Холодильник' })).toBeNull();
+    expect(screen.queryByRole('option', { name: 'Холодильный шкаф' })).toBeNull();
     await user.click(await screen.findByRole('option', { name: 'Пароконвектомат' }));
     await user.type(screen.getByRole('combobox', { name: /Категория/ }), 'Птица');
 

@@ -45,7 +45,7 @@ export const FRYER = buildDeviceType({ id: 2, slug: 'fryer', name: 'Фритюр
 export const FRIDGE = buildDeviceType({
   id: 3,
   slug: 'refrigerator',
-  name: 'Холодильник',
+  name: 'Холодильный шкаф',
   program_capacity: null,
 });
 

@@ -7,7 +7,7 @@ import { notificationKeys } from './keys';
 export interface NotificationFilters {
   severity: NotificationSeverity | null;
   device: number | null;
-  /** Created at or after / at or before these moments (epoch ms). */
+  /** What they tell of happened at or after / at or before these moments (epoch ms). */
   from: number | null;
   to: number | null;
   unreadOnly: boolean;
@@ -29,14 +29,14 @@ export function toServerFilters(filters: NotificationFilters): Filters | undefin
   if (filters.severity) server.severity = { operator: '=', value: filters.severity };
   if (filters.device !== null) server.device_id = { operator: '=', value: filters.device };
   if (filters.from !== null && filters.to !== null) {
-    server.created_at = {
+    server.occurred_at = {
       operator: 'between',
       value: [new Date(filters.from).toISOString(), new Date(filters.to).toISOString()],
     };
   } else if (filters.from !== null) {
-    server.created_at = { operator: '>=', value: new Date(filters.from).toISOString() };
+    server.occurred_at = { operator: '>=', value: new Date(filters.from).toISOString() };
   } else if (filters.to !== null) {
-    server.created_at = { operator: '<=', value: new Date(filters.to).toISOString() };
+    server.occurred_at = { operator: '<=', value: new Date(filters.to).toISOString() };
   }
   if (filters.unreadOnly) server.read_at = { operator: '=', value: null };
   return Object.keys(server).length > 0 ? server : undefined;
@@ -48,7 +48,7 @@ export function notificationsQueryParams(filters: NotificationFilters): Record<s
   return server ? { filters: JSON.stringify(server) } : {};
 }
 
-/** GET /api/notifications (SPEC §7: page and filters): the user's own, newest first. */
+/** GET /api/notifications (SPEC §7: page and filters): the user's own, newest first (by `occurred_at`). */
 export async function getNotifications(
   request: NotificationsRequest,
   signal?: AbortSignal,

@@ -73,7 +73,7 @@ const SEVERITY_COLOURS: Record<NotificationSeverity, string> = {
 
 /**
  * The notifications tab: the user's notifications (SPEC §7 `GET /notifications`: page and
- * filters), newest first, filtered by severity, device, dates and unread, a page at a time with
+ * filters), newest first by when what they tell of happened, filtered by severity, device, dates and unread, a page at a time with
  * the filters in the query string; and the same filtered list as an Excel download.
  */
 export function NotificationsPanel() {
@@ -107,10 +107,11 @@ export function NotificationsPanel() {
     const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       {
-        id: 'created_at',
+        // When what it tells of happened (an event's start), not when the row was written.
+        id: 'occurred_at',
         header: t('Time'),
         width: 'minmax(9rem, 1fr)',
-        cell: (row) => time.format(new Date(row.created_at)),
+        cell: (row) => <time dateTime={row.occurred_at}>{time.format(new Date(row.occurred_at))}</time>,
       },
       {
         id: 'severity',

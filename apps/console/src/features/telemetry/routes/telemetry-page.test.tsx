@@ -351,6 +351,32 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
   });
 
+  it('shows when what each tells of happened (the event’s start), not when it was written (issue 25, point 7)', async () => {
+    server.use(
+      http.get('/api/notifications', () =>
+        HttpResponse.json(
+          pageOf([
+            buildNotification({
+              id: 5,
+              title: 'Ток выше нормы',
+              // The event started at 07:30; its rule held for a while before the row was written.
+              occurred_at: '2026-11-22T07:30:00.000Z',
+              created_at: '2026-11-22T09:45:00.000Z',
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderTelemetry('/account/telemetry?tab=notifications', { devices });
+    const table = await screen.findByRole('table', { name: 'Уведомления' });
+    const row = within(table).getAllByRole('row')[1] as HTMLElement;
+    // The local hour and minute, whatever the date's format around them.
+    const clock = new Intl.DateTimeFormat('ru-RU', { hour: '2-digit', minute: '2-digit' });
+    expect(row).toHaveTextContent(clock.format(new Date('2026-11-22T07:30:00.000Z')));
+    expect(row).not.toHaveTextContent(clock.format(new Date('2026-11-22T09:45:00.000Z')));
+    expect(row.querySelector('time')).toHaveAttribute('datetime', '2026-11-22T07:30:00.000Z');
+  });
+
   it('filters by dates, as local days', async () => {
     const asked: URLSearchParams[] = [];
     server.use(
@@ -365,7 +391,7 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     fireEvent.change(screen.getByLabelText('По'), { target: { value: '2026-11-30' } });
     await waitFor(() =>
       expect(JSON.parse(asked.at(-1)?.get('filters') ?? '{}')).toEqual({
-        created_at: {
+        occurred_at: {
           operator: 'between',
           value: [new Date(2026, 10, 1).toISOString(), new Date(2026, 10, 30, 23, 59, 59, 999).toISOString()],
         },

@@ -31,6 +31,7 @@ export function buildNotification(overrides: Partial<Notification> = {}): Notifi
     device_id: 1,
     event_id: null,
     alert_id: null,
+    occurred_at: '2026-11-22T07:30:00.000Z',
     created_at: '2026-11-22T07:30:00.000Z',
     read_at: null,
     ...overrides,

@@ -7,7 +7,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
-import { LANGUAGE_NAMES, useUserLabels } from '../user-labels';
+import { aclRoleName, LANGUAGE_NAMES, useUserLabels } from '../user-labels';
 
 export interface UserFormValues extends Record<string, unknown> {
   name: string;
@@ -101,7 +101,7 @@ export function UserForm({
               {t('Role')}: {labels.role[form.values.role]}
             </Text>
             <Text size="sm">
-              {t('Access role')}: {user?.acl_role?.name ?? t('None')}
+              {t('Access role')}: {user?.acl_role ? aclRoleName(user.acl_role, roles) : t('None')}
             </Text>
             <Text size="xs" c="dimmed">
               {t('Your own role and access role are changed by another administrator.')}

@@ -13,7 +13,7 @@ import { useSearchParamsState, useSearchText } from '../../../lib/use-search-par
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
 import { useUsers } from '../api/get-users';
-import { STATE_COLOURS, userState, useUserLabels } from '../user-labels';
+import { aclRoleName, STATE_COLOURS, userState, useUserLabels } from '../user-labels';
 
 /** The users view's query-string parameters. */
 export const USER_LIST_PARAMS = { q: '', role: '', status: '', acl_role: '', page: '1' } as const;
@@ -73,10 +73,10 @@ export function UsersList() {
         id: 'acl_role',
         header: t('Access role'),
         width: 'minmax(10rem, 1fr)',
-        cell: (user) => user.acl_role?.name ?? '—',
+        cell: (user) => (user.acl_role ? aclRoleName(user.acl_role, roles) : '—'),
       },
     ],
-    [t, labels],
+    [t, labels, roles],
   );
   const filter = (patch: Partial<Record<keyof typeof USER_LIST_PARAMS, string>>) =>
     setParams({ ...patch, page: '1' });

@@ -1,4 +1,4 @@
-import type { User } from '@kontrol/contracts';
+import type { AclRole, User } from '@kontrol/contracts';
 import { Alert, Anchor, Badge, Button, Divider, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,13 +11,14 @@ import { paths } from '../../../config/paths';
 import { statusOf, toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser } from '../../auth/use-current-user';
+import { useReferenceList } from '../../reference-data/use-reference-data';
 import { useDeleteUser } from '../api/delete-user';
 import { useUser } from '../api/get-user';
 import { useSendInvitation } from '../api/send-invitation';
 import { useUpdateUser } from '../api/update-user';
 import { parseId } from '../../../lib/parse-id';
 import { userBody, UserForm } from '../components/user-form';
-import { LANGUAGE_NAMES, STATE_COLOURS, userState, useUserLabels } from '../user-labels';
+import { aclRoleName, LANGUAGE_NAMES, STATE_COLOURS, userState, useUserLabels } from '../user-labels';
 import type { UserPageState } from './user-add-page';
 
 /**
@@ -136,11 +137,12 @@ export function UserPage() {
 function UserDetails({ user }: { user: User }) {
   const { t } = useTranslation();
   const labels = useUserLabels();
+  const roles = useReferenceList<AclRole>(useCurrentUser(), 'aclRoles');
   const rows: [string, ReactNode][] = [
     [t('Name'), user.name],
     [t('E-mail'), user.email],
     [t('Role'), labels.role[user.role]],
-    [t('Access role'), user.acl_role?.name ?? t('None')],
+    [t('Access role'), user.acl_role ? aclRoleName(user.acl_role, roles) : t('None')],
     [t('Language'), LANGUAGE_NAMES[user.locale]],
     [t('Added'), formatDateTime(user.created_at)],
   ];

@@ -34,6 +34,17 @@ const gleb = buildUser({ id: 4, name: 'Глеб Мойщик', email: 'gleb@exam
 const rowOf = (name: string) => screen.getByRole('link', { name }).closest('[role="row"]') as HTMLElement;
 
 describe('the users list', { timeout: 30_000 }, () => {
+  it('names the built-in administrator role in the interface language (issue 25, point 4)', async () => {
+    // Created by an English-speaking admin: stored as "Administrator", read in a Russian console.
+    const admins = { ...ADMIN_ROLE, name: 'Administrator' };
+    const anna = { ...ADMIN_ROW, acl_role: { id: 10, name: 'Administrator', modules: ADMIN_ROLE.modules } };
+    server.use(http.get('/api/users/', () => HttpResponse.json(page([anna]))));
+    await renderUsers('/account/users', { users: [anna], roles: [admins, COOKS] });
+    expect(await screen.findByRole('link', { name: 'Анна Повар' })).toBeInTheDocument();
+    expect(rowOf('Анна Повар')).toHaveTextContent('anna@example.testАдминистраторПодтверждёнАдминистратор');
+    expect(rowOf('Анна Повар')).not.toHaveTextContent('Administrator');
+  });
+
   it('shows each user’s role, status and access role, searched and filtered on the server, paged', async () => {
     const asked: URLSearchParams[] = [];
     server.use(
