@@ -32,30 +32,33 @@ function GraphFailure({ error }: { error: unknown }) {
 
 /**
  * The dashboard's graph (loaded on demand with uPlot, so the counters and lists never wait for
- * it): the devices online, working and washing per hour of `date` in the browser's zone, or, with
- * a device chosen, that device's day by the minute with its events marked.
+ * it): the devices (of the chosen `type`, or all) online, working and washing per hour of `date`
+ * in the browser's zone, or, with a device chosen, that device's day by the minute with its events
+ * marked.
  */
 export function DashboardGraph({
   date,
   timeZone,
+  type,
   device,
   report,
 }: {
   date: string;
   timeZone: string;
+  type: number | null;
   device: DashboardDevice | null;
   report: DashboardReport['report'];
 }) {
   return device ? (
     <DeviceDayGraph date={date} device={device} report={report} />
   ) : (
-    <FleetGraph date={date} timeZone={timeZone} />
+    <FleetGraph date={date} timeZone={timeZone} type={type} />
   );
 }
 
-function FleetGraph({ date, timeZone }: { date: string; timeZone: string }) {
+function FleetGraph({ date, timeZone, type }: { date: string; timeZone: string; type: number | null }) {
   const { t } = useTranslation();
-  const graph = usePreferGraph({ date, tz: timeZone });
+  const graph = usePreferGraph({ date, tz: timeZone, type });
   const chart = useMemo(() => {
     const hours = graph.data?.hours ?? [];
     const times = hours.map((hour) => Date.parse(hour.start));
