@@ -208,23 +208,29 @@ function drawMarkers(u: uPlot, markers: readonly TelemetryChartMarker[]): void {
   ctx.restore();
 }
 
-/** Tick labels of the time axis: times of day within a day, dates beyond. */
-function timeTicks(locale: string) {
+/** The longest span whose time axis reads as one day (a day across a daylight-saving change is 25 hours). */
+const ONE_DAY_SPAN_MS = 25 * 3_600_000;
+
+/**
+ * Tick labels of the time axis: times of day across a day or less, dates for whole days, and
+ * across several days a midnight named by its date alone. Every label is about as wide as the
+ * rest: uPlot spaces ticks without measuring them, and a "27 Nov, 00:00" at a day chart's ends
+ * ran into its neighbours and past the plot's right edge. Exported for its tests.
+ */
+export function timeTicks(locale: string) {
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-  const dayAndTime = new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
   const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' });
-  return (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
-    splits.map((split) => {
+  return (u: uPlot, splits: number[], _axis: number, _space: number, increment: number) => {
+    const { min, max } = u.scales.x ?? {};
+    const oneDay = min != null && max != null && max - min <= ONE_DAY_SPAN_MS;
+    return splits.map((split) => {
       if (increment >= DAY_MS) return day.format(split);
+      if (oneDay) return time.format(split);
       const moment = new Date(split);
       const midnight = moment.getHours() === 0 && moment.getMinutes() === 0;
-      return midnight && increment >= 3_600_000 ? dayAndTime.format(split) : time.format(split);
+      return midnight && increment >= 3_600_000 ? day.format(split) : time.format(split);
     });
+  };
 }
 
 /** A dash pattern drawn as a short line in the legend, so a line is told by its dash too. */

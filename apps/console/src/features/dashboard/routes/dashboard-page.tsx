@@ -95,6 +95,9 @@ export function DashboardPage() {
   const stat = useDeviceStat(type);
   useLiveDashboard(true);
   const now = useServerNow(stat.data?.clockOffsetMs ?? 0);
+  // The graph reads the clock to the minute: a new statistics answer (a new offset) does not
+  // render it again.
+  const minute = now - (now % 60_000);
   const types = useReferenceList<DeviceType>(user, 'deviceTypes');
   const addresses = useReferenceList<Address>(user, 'addresses');
   const rooms = useReferenceList<Room>(user, 'rooms');
@@ -167,6 +170,7 @@ export function DashboardPage() {
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <GraphSection
               type={type}
+              now={minute}
               selected={selected}
               missing={!selected && selectedId !== null && current !== undefined}
               date={params.date}
@@ -232,6 +236,7 @@ const TypeFilter = memo(function TypeFilter({
  */
 const GraphSection = memo(function GraphSection({
   type,
+  now,
   selected,
   missing,
   date: dateParam,
@@ -240,6 +245,8 @@ const GraphSection = memo(function GraphSection({
 }: {
   /** The type filter's device type: the fleet graph counts its devices only. */
   type: number | null;
+  /** The server's clock (epoch ms, to the minute): the fleet graph draws the hours begun by then. */
+  now: number;
   selected: DashboardDevice | null;
   /** A device was asked for (`?device=`) that the statistics do not hold. */
   missing: boolean;
@@ -303,6 +310,7 @@ const GraphSection = memo(function GraphSection({
             date={date}
             timeZone={browserTimeZone()}
             type={type}
+            now={now}
             device={selected}
             report={report}
           />
