@@ -130,10 +130,13 @@ test.describe('the dashboard', () => {
 
       const table = page.getByRole('table', { name: 'Оборудование' });
       await expect(table).toHaveAttribute('aria-rowcount', '4');
-      // The fryer and the silent oven are offline; the working oven's wash is overdue.
+      // The circles hold what the counters count: the fryer and the silent oven offline, the
+      // working oven online, needing attention (its wash is overdue), and the legend says why.
       const circles = page.getByRole('region', { name: 'Статусы устройств' });
+      await expect(circles.getByText('В сети: 1')).toBeVisible();
       await expect(circles.getByText('Не в сети: 2')).toBeVisible();
-      await expect(circles.getByText('Требует внимания: 1')).toBeVisible();
+      await expect(circles.getByText('из них требуют внимания: 1')).toBeVisible();
+      await expect(circles.getByText(/^Требует внимания \(красный ромб\):/)).toBeVisible();
       await expect(page.getByRole('figure', { name: 'Устройства по часам, шт.' })).toBeVisible();
     });
 

@@ -115,13 +115,20 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     ]);
     expect(asked.stat).toEqual(['all']);
 
-    // The status circles (drawn just after the counters and the table) say in words what their
-    // colours show.
+    // The status circles (drawn just after the counters and the table) hold the devices the
+    // online and offline counters count, and say in words what their colours and shapes show: the
+    // devices needing attention among them, and why.
     const circles = screen.getByRole('region', { name: 'Статусы устройств' });
-    expect(await within(circles).findByText('Требует внимания: 3')).toBeInTheDocument();
+    expect(await within(circles).findByText('В сети: 5')).toBeInTheDocument();
     expect(within(circles).getByText('Не в сети: 2')).toBeInTheDocument();
-    expect(within(circles).getByText('В сети: 2')).toBeInTheDocument();
+    expect(within(circles).getByText('из них требуют внимания: 3')).toBeInTheDocument();
+    expect(
+      within(circles).getByRole('img', {
+        name: 'В сети: Посудомойка (Требует внимания), Печь 5 (Требует внимания), Печь 7 (Требует внимания), Печь 1, Печь 6',
+      }),
+    ).toBeInTheDocument();
     expect(within(circles).getByRole('img', { name: 'Не в сети: Печь 2, Фритюрница' })).toBeInTheDocument();
+    expect(within(circles).getByText(/^Требует внимания \(красный ромб\):/)).toBeInTheDocument();
 
     // The graph of the day: devices per hour of today in the browser's zone.
     expect(await screen.findByRole('figure', { name: 'Устройства по часам, шт.' })).toBeInTheDocument();

@@ -70,7 +70,8 @@ const sameCircles = (a: readonly StatusCircle[] | undefined, b: readonly StatusC
     return (
       other !== undefined &&
       circle.id === other.id &&
-      circle.status === other.status &&
+      circle.online === other.online &&
+      circle.attention === other.attention &&
       circle.name === other.name
     );
   });
@@ -115,7 +116,12 @@ export function DashboardPage() {
   const circles = useStableValue(
     useMemo(
       () =>
-        rows?.map((row): StatusCircle => ({ id: row.device.id, name: row.device.name, status: row.status })),
+        rows?.map((row): StatusCircle => ({
+          id: row.device.id,
+          name: row.device.name,
+          online: !row.flags.offline,
+          attention: row.status === 'problem',
+        })),
       [rows],
     ),
     sameCircles,
