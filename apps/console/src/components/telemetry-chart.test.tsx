@@ -4,8 +4,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installCanvas } from '../test/canvas';
 import '../lib/i18n';
-import type uPlot from 'uplot';
-import { alignSeries, TelemetryChart, timeTicks, type TelemetryChartSeries } from './telemetry-chart';
+import uPlot from 'uplot';
+import {
+  alignSeries,
+  MIN_TEMPERATURE_SPAN,
+  TelemetryChart,
+  timeTicks,
+  valueRange,
+  type TelemetryChartSeries,
+} from './telemetry-chart';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-22T08:00:00Z');
@@ -81,6 +88,22 @@ describe('timeTicks: the time axis’s labels', () => {
     expect(ticks(axis(start, finish), [new Date(2026, 10, 28).getTime()], 0, 50, 24 * HOUR)).toEqual([
       '28 нояб.',
     ]);
+  });
+});
+
+describe('valueRange: the value axis', () => {
+  it('never spans less than its least span: a steady temperature is drawn flat', () => {
+    // 29.9–30.1 °C would fill the whole height with a fifth of a degree.
+    const [low, high] = valueRange(29.9, 30.1, MIN_TEMPERATURE_SPAN);
+    expect(low).toBeCloseTo(29, 9);
+    expect(high).toBeCloseTo(31, 9);
+    expect(MIN_TEMPERATURE_SPAN).toBe(2);
+    // Without a value, the least span from zero.
+    expect(valueRange(null, null, 2)).toEqual([0, 2]);
+  });
+
+  it('keeps uPlot’s own range when it is wide enough', () => {
+    expect(valueRange(20, 180, 2)).toEqual(uPlot.rangeNum(20, 180, 0.1, true));
   });
 });
 

@@ -60,7 +60,16 @@ export interface TelemetryChartProps {
   onZoom?: (range: TelemetryChartRange | null) => void;
   /** Moments and spans marked across the plot (device events). */
   markers?: readonly TelemetryChartMarker[];
+  /**
+   * The least span of the value axis, in the unit: a steady reading is drawn as the flat line it is
+   * (a temperature chart takes {@link MIN_TEMPERATURE_SPAN}), not a tenth of a degree stretched over
+   * the whole height.
+   */
+  minSpan?: number;
 }
+
+/** The least span of a temperature axis (°C). */
+export const MIN_TEMPERATURE_SPAN = 2;
 
 /**
  * Ten hues that keep at least 3:1 contrast against both the light (#fff) and the dark (#242424)
@@ -178,6 +187,19 @@ function translucent(color: string): string {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The value axis's range for values from `min` to `max`: uPlot's own (a margin around them), widened
+ * about their middle to `minSpan` when narrower. Exported for its tests.
+ */
+export function valueRange(min: number | null, max: number | null, minSpan: number): [number, number] {
+  if (min === null || max === null) return [0, minSpan];
+  const [low, high] = uPlot.rangeNum(min, max, 0.1, true);
+  if (low !== null && high !== null && high - low >= minSpan) return [low, high];
+  const middle = (min + max) / 2;
+  return [middle - minSpan / 2, middle + minSpan / 2];
+}
+
 const NO_MARKERS: readonly TelemetryChartMarker[] = [];
 const WHOLE_INCREMENTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
@@ -268,6 +290,7 @@ export function TelemetryChart({
   digits = 1,
   onZoom,
   markers = NO_MARKERS,
+  minSpan,
 }: TelemetryChartProps) {
   const { t } = useTranslation();
   const captionId = useId();
@@ -390,7 +413,12 @@ export function TelemetryChart({
           bands,
           legend: { show: false },
           cursor: { drag: { x: true, y: false, setScale: true } },
-          scales: { x: { time: true } },
+          scales: {
+            x: { time: true },
+            ...(minSpan === undefined
+              ? {}
+              : { y: { range: (_u: uPlot, min: number, max: number) => valueRange(min, max, minSpan) } }),
+          },
           axes: [
             {
               stroke: ink,
@@ -471,7 +499,7 @@ export function TelemetryChart({
         onZoomRef.current?.(null);
       }
     };
-  }, [styles, height, unit, formats, scheme, hasPoints, drawable]);
+  }, [styles, height, unit, formats, scheme, hasPoints, drawable, minSpan]);
 
   // New data for the same lines: the chart takes it; a zoomed chart keeps its zoom.
   useEffect(() => {

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import {
+  MIN_TEMPERATURE_SPAN,
   seriesStyle,
   TelemetryChart,
   type TelemetryChartMarker,
@@ -181,6 +182,7 @@ function DeviceDayGraph({
             : t('{{name}}: temperature', { name: device.name })
         }
         unit={data.report === 'current' ? t('A') : '°C'}
+        minSpan={data.report === 'current' ? undefined : MIN_TEMPERATURE_SPAN}
         series={chart.series}
         range={chart.range}
         gapMs={5 * MINUTE_MS}

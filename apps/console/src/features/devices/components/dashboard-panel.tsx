@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import {
+  MIN_TEMPERATURE_SPAN,
   TelemetryChart,
   type TelemetryChartMarker,
   type TelemetryChartSeries,
@@ -176,6 +177,7 @@ export function DashboardPanel({
             <TelemetryChart
               title={t('Temperature today')}
               unit="°C"
+              minSpan={MIN_TEMPERATURE_SPAN}
               series={[chartLine(device.name, series, 'temperature')]}
               range={chartRange}
               gapMs={5 * MINUTE_MS}

@@ -1,5 +1,5 @@
-import type { TelemetryAnswer } from '@kontrol/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { DashboardDevice, TelemetryAnswer } from '@kontrol/contracts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -103,13 +103,18 @@ describe('the telemetry page (SPEC §2: telemetry and notifications tabs)', { ti
   it('asks again when devices, the period or the resolution change, and keeps them in the URL', async () => {
     const asked = serveTelemetry(echoRollups(2));
     const { router } = await renderTelemetry('/account/telemetry', { devices });
+    // Opened without a choice: the first smart devices are charted (docs/telemetry.md).
+    await waitFor(() => expect(router.state.location.search).toBe('?devices=1%2C2'));
+
+    // Taken away, the choice stays empty: the default is not offered again.
+    const picker = screen.getByRole('combobox', { name: 'Устройства на графиках' });
+    await act(() => router.navigate('/account/telemetry'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(
       await screen.findByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
     ).toBeInTheDocument();
-    expect(asked).toHaveLength(0);
 
     // Only smart devices are offered.
-    const picker = screen.getByRole('combobox', { name: 'Устройства на графиках' });
     await userEvent.click(picker);
     expect(await screen.findByRole('option', { name: /Печь 1/ })).toBeInTheDocument();
     expect(screen.queryByRole('option', { name: /Стол/ })).toBeNull();
@@ -293,6 +298,74 @@ describe('the telemetry page (SPEC §2: telemetry and notifications tabs)', { ti
   });
 });
 
+/** A device as the dashboard statistics list it: online a minute ago, smart, no problem. */
+function statDevice(id: number, overrides: Partial<DashboardDevice> = {}): DashboardDevice {
+  return {
+    id,
+    name: `Устройство ${id}`,
+    type_id: 1,
+    address_id: 1,
+    room_id: 1,
+    is_smart: true,
+    template_id: 1,
+    shift_start: null,
+    time_zone: 'UTC',
+    last_online: { last_utc: new Date(Date.now() - 60_000).toISOString() },
+    work_start: { date: null, start: null },
+    wash_interval_hours: null,
+    last_wash_at: null,
+    state: 'idle',
+    current: 1,
+    temperature: 30,
+    open_events: 0,
+    open_severity: null,
+    problem_since: null,
+    ...overrides,
+  };
+}
+
+describe('the telemetry tab opened without a choice', { timeout: 30_000 }, () => {
+  // Eight smart ovens, 11 to 18, after a table that sends nothing.
+  const fleet = Array.from({ length: 8 }, (_, i) =>
+    buildDevice({ id: i + 11, name: `Печь ${i + 11}`, controller_id: `kc-${i + 11}` }),
+  );
+
+  it('charts the devices with problems, the most urgent first', async () => {
+    const asked = serveTelemetry(echoRollups(2));
+    const { router } = await renderTelemetry('/account/telemetry', {
+      devices: [plain, ...fleet],
+      stat: [
+        statDevice(12),
+        // An open critical event, an overdue wash, an open complaint; offline only is not charted.
+        statDevice(16, { open_events: 1, open_severity: 'critical', problem_since: STAMP }),
+        statDevice(14, { wash_interval_hours: 24, last_wash_at: null }),
+        statDevice(17, { open_complaints: 1 }),
+        statDevice(15, { last_online: { last_utc: null } }),
+      ],
+    });
+    await waitFor(() => expect(router.state.location.search).toBe('?devices=16%2C17%2C14'));
+    await waitFor(() => expect(asked.at(-1)?.get('devices')).toBe('16,17,14'));
+    expect(await screen.findByRole('figure', { name: 'Температура, °C' })).toBeInTheDocument();
+    expect(
+      screen.queryByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
+    ).toBeNull();
+  });
+
+  it('charts the first five smart devices when none has a problem', async () => {
+    const asked = serveTelemetry(echoRollups(2));
+    const { router } = await renderTelemetry('/account/telemetry', {
+      devices: [plain, ...fleet],
+      stat: fleet.map((device) => statDevice(device.id)),
+    });
+    await waitFor(() => expect(router.state.location.search).toBe('?devices=11%2C12%2C13%2C14%2C15'));
+    await waitFor(() => expect(asked.at(-1)?.get('devices')).toBe('11,12,13,14,15'));
+    const legend = within(await screen.findByRole('figure', { name: 'Ток, А' })).getByRole('list', {
+      name: 'Легенда: Ток',
+    });
+    expect(within(legend).getAllByRole('button')).toHaveLength(5);
+  });
+});
+
 describe('the notifications tab', { timeout: 30_000 }, () => {
   it('lists the notifications, filters them on the server, and says when none match', async () => {
     const asked: URLSearchParams[] = [];
@@ -343,12 +416,12 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     expect(router.state.location.search).toBe('?tab=notifications&severity=critical&unread=1');
     expect(screen.queryByRole('table', { name: 'Уведомления' })).toBeNull();
 
-    // Back to the telemetry tab: nothing chosen there yet.
+    // Back to the telemetry tab: nothing chosen there yet, so its default choice is charted.
+    serveTelemetry(echoRollups(2));
     await userEvent.click(screen.getByRole('tab', { name: 'Телеметрия' }));
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('tab')).toBeNull());
-    expect(
-      await screen.findByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('devices')).toBe('1,2'));
+    expect(await screen.findByRole('figure', { name: 'Ток, А' })).toBeInTheDocument();
   });
 
   it('filters by dates, as local days', async () => {
