@@ -366,6 +366,70 @@ describe('the telemetry tab opened without a choice', { timeout: 30_000 }, () =>
   });
 });
 
+describe('the temperature report tab', { timeout: 30_000 }, () => {
+  it('reports each day’s temperature, the time outside the type’s range and the hourly means', async () => {
+    const asked: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/devices/reports/temp', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        asked.push(params);
+        const finish = params.get('finish') ?? '';
+        const hour = Date.parse(`${finish}T10:00:00Z`);
+        return HttpResponse.json({
+          data: [
+            {
+              device_id: 1,
+              date: finish,
+              min: -1,
+              avg: 4.2,
+              max: 8,
+              range: { min: 0, max: 5 },
+              outside_minutes: 75,
+              hours: [
+                { start: new Date(hour).toISOString(), min: 3, avg: 5.5, max: 8, outside_minutes: 70 },
+                { start: new Date(hour + HOUR).toISOString(), min: -1, avg: -1, max: -1, outside_minutes: 5 },
+              ],
+            },
+          ],
+        });
+      }),
+    );
+    const fridge = buildDevice({ id: 1, name: 'Холодильник', controller_id: 'kc-1' });
+    await renderTelemetry('/account/telemetry?tab=temperature&devices=1', { devices: [fridge] });
+    expect(
+      await screen.findByRole('tab', { name: 'Отчёт по температуре', selected: true }),
+    ).toBeInTheDocument();
+
+    // The last seven days by default, today included, with the hours.
+    await waitFor(() => expect(asked).toHaveLength(1));
+    const query = asked[0];
+    expect(query?.get('ids')).toBe('1');
+    expect(query?.get('detail')).toBe('hours');
+    const days = Math.round(
+      (Date.parse(query?.get('finish') ?? '') - Date.parse(query?.get('start') ?? '')) / DAY,
+    );
+    expect(days).toBe(6);
+
+    const device = await screen.findByRole('region', { name: 'Холодильник' });
+    expect(device).toHaveTextContent('Диапазон его типа: 0…5 °C.');
+    expect(device).toHaveTextContent('Вне диапазона: 1 ч 15 мин.');
+    const table = within(device).getByRole('table', { name: 'Холодильник: температура по дням' });
+    const cells = within(within(table).getAllByRole('row')[1] as HTMLElement)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells.slice(1)).toEqual(['-1', '4,2', '8', '1 ч 15 мин']);
+    const chart = screen.getByRole('figure', { name: 'Средняя температура по часам, °C' });
+    expect(within(chart).getByRole('button', { name: /Холодильник/ })).toBeInTheDocument();
+
+    // Another first day: asked again.
+    const earlier = new Date(Date.parse(`${query?.get('finish') ?? ''}T00:00:00Z`) - 10 * DAY)
+      .toISOString()
+      .slice(0, 10);
+    fireEvent.change(screen.getByLabelText('Первый день'), { target: { value: earlier } });
+    await waitFor(() => expect(asked.at(-1)?.get('start')).toBe(earlier));
+  });
+});
+
 describe('the notifications tab', { timeout: 30_000 }, () => {
   it('lists the notifications, filters them on the server, and says when none match', async () => {
     const asked: URLSearchParams[] = [];
