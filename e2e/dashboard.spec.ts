@@ -15,8 +15,10 @@ import {
  * own gets two smart combi ovens (one sends samples, one never has) and a fryer without a
  * controller; its admin opens the dashboard, reads the six counters, sees a device's day on the
  * graph, watches the counters follow a sample without a reload, follows the "offline" counter to
- * the devices list filtered by it, removes that filter, and reads an oven's problems view. axe finds
- * nothing to fix on the dashboard, the filtered list or the problems view.
+ * the devices list filtered by it, removes that filter, and reads an oven's problems view; then
+ * narrows the dashboard to a device type and sees every widget follow (counters, graph, circles,
+ * table, problems, activity naming the device). axe finds nothing to fix on the dashboard, the
+ * filtered list or the problems view.
  */
 
 const MINUTE = 60_000;
@@ -65,6 +67,7 @@ test.describe('the dashboard', () => {
     };
     let silentCredential = '';
     let silentId = 0;
+    let workingId = 0;
 
     await test.step('two smart ovens, one of them sending samples, and a fryer without a controller', async () => {
       const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
@@ -107,6 +110,7 @@ test.describe('the dashboard', () => {
         throw new Error('a smart device came without its credential');
       silentCredential = silent.credential;
       silentId = silent.id;
+      workingId = working.id;
       await sendSamples(request, working.credential, Date.now());
     });
 
@@ -126,10 +130,13 @@ test.describe('the dashboard', () => {
 
       const table = page.getByRole('table', { name: 'Оборудование' });
       await expect(table).toHaveAttribute('aria-rowcount', '4');
-      // The fryer and the silent oven are offline; the working oven's wash is overdue.
+      // The circles hold what the counters count: the fryer and the silent oven offline, the
+      // working oven online, needing attention (its wash is overdue), and the legend says why.
       const circles = page.getByRole('region', { name: 'Статусы устройств' });
+      await expect(circles.getByText('В сети: 1')).toBeVisible();
       await expect(circles.getByText('Не в сети: 2')).toBeVisible();
-      await expect(circles.getByText('Требует внимания: 1')).toBeVisible();
+      await expect(circles.getByText('из них требуют внимания: 1')).toBeVisible();
+      await expect(circles.getByText(/^Требует внимания \(красный ромб\):/)).toBeVisible();
       await expect(page.getByRole('figure', { name: 'Устройства по часам, шт.' })).toBeVisible();
     });
 
@@ -184,6 +191,56 @@ test.describe('the dashboard', () => {
       await expect(
         page.getByRole('region', { name: 'События' }).getByText('Событий пока нет.'),
       ).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('the device type filter narrows every widget, and the activity names the device', async () => {
+      await postCreated(page, '/api/devices/events/add', {
+        device_id: workingId,
+        severity: 'warning',
+        title: 'Осмотр печи',
+      });
+      await page.goto('/account/dashboard');
+      const feed = page.getByRole('region', { name: 'Активность' });
+      await expect(feed.getByText('Событие открыто: Осмотр печи')).toBeVisible();
+
+      const fryerGraph = page.waitForRequest(
+        (request) =>
+          request.url().includes('/api/devices/info/prefer_graph') &&
+          new URL(request.url()).searchParams.has('type'),
+      );
+      await page.getByRole('combobox', { name: 'Тип устройства' }).click();
+      await page.getByRole('option', { name: 'Фритюрница', exact: true }).click();
+      await expect(page).toHaveURL(/[?&]type=\d+(&|$)/);
+      const type = new URL(page.url()).searchParams.get('type');
+      expect(new URL((await fryerGraph).url()).searchParams.get('type')).toBe(type);
+      await expect(counter(page, 'online')).toHaveText(/^В сети\s*0$/);
+      await expect(counter(page, 'offline')).toHaveText(/^Не в сети\s*1$/);
+      await expect(counter(page, 'issueReports')).toHaveText(/^Проблемы\s*0$/);
+      await expect(counter(page, 'offline')).toHaveAttribute(
+        'href',
+        `/account/devices?counter=offline&type=${type}`,
+      );
+      await expect(page.getByRole('table', { name: 'Оборудование' })).toHaveAttribute('aria-rowcount', '2');
+      const circles = page.getByRole('region', { name: 'Статусы устройств' });
+      await expect(circles.getByText('Не в сети: 1')).toBeVisible();
+      const problems = page.getByRole('table', { name: 'Проблемы' });
+      await expect(problems.getByRole('link', { name: names.fryer })).toBeVisible();
+      await expect(problems.getByRole('link', { name: names.working })).toHaveCount(0);
+      await expect(page.getByRole('figure', { name: 'Устройства по часам, шт.' })).toBeVisible();
+      // The oven's event is not the fryers' activity.
+      await expect(feed.getByText('Пока ничего не произошло.')).toBeVisible();
+
+      await page.getByRole('combobox', { name: 'Тип устройства' }).click();
+      await page.getByRole('option', { name: 'Пароконвектомат', exact: true }).click();
+      await expect(counter(page, 'online')).toHaveText(/^В сети\s*2$/);
+      await expect(counter(page, 'issueReports')).toHaveText(/^Проблемы\s*1$/);
+      await expect(feed.getByText('Событие открыто: Осмотр печи')).toBeVisible();
+      await expect(feed.getByRole('link', { name: names.working })).toHaveAttribute(
+        'href',
+        `/account/devices/${workingId}?tab=problems`,
+      );
+      await expect(feed).not.toContainText('Устройство №');
       await expectNoAxeViolations(page);
     });
   });

@@ -14,8 +14,9 @@ import {
 /**
  * The telemetry page (docs/telemetry.md, "The telemetry page") in a real browser, in Russian: an
  * organisation of this spec's own gets a smart combi oven through the API, the oven sends three
- * hours of samples through the device protocol's HTTP ingest, and its admin opens the page, picks
- * the oven, sees the charts and the table, downloads the CSV, and looks at the notifications tab.
+ * hours of samples through the device protocol's HTTP ingest, and its admin opens the page, finds
+ * the oven charted by default, sees the charts and the table, downloads the CSV, looks at the
+ * notifications tab, and follows the device page's overview to the oven's temperature report.
  * axe finds nothing to fix on either tab.
  */
 
@@ -101,21 +102,13 @@ test.describe('the telemetry page', () => {
       await sendSamples(request, device.credential, Date.now());
     });
 
-    await test.step('picking the oven draws its charts and fills the table', async () => {
+    await test.step('the page opens with the oven charted, and its table filled', async () => {
       await page.goto('/account/telemetry');
       await expect(page.getByRole('heading', { level: 1, name: 'Телеметрия' })).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Телеметрия', selected: true })).toBeVisible();
-      await expect(
-        page.getByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
-      ).toBeVisible();
-
-      const picker = page.getByRole('combobox', { name: 'Устройства на графиках' });
-      await picker.click();
-      await picker.fill(unique);
-      await page.getByRole('option', { name: new RegExp(deviceName) }).click();
+      // Opened without a choice: the devices with problems, else the first smart ones (the oven).
       await expect(page).toHaveURL(urlWithPath('/account/telemetry'));
-      await expect(page).toHaveURL(/[?&]devices=\d+(&|$)/);
-      await page.keyboard.press('Escape');
+      await expect(page).toHaveURL(new RegExp(`[?&]devices=${oven.id}(&|$)`));
 
       const current = page.getByRole('figure', { name: 'Ток, А' });
       await expect(current.getByRole('img', { name: /^График «Ток, А»: линий — 1/ })).toBeVisible();
@@ -195,6 +188,17 @@ test.describe('the telemetry page', () => {
       await page.getByRole('tab', { name: 'Сводка' }).click();
       await expect(page.getByRole('figure', { name: 'Ток сегодня, А' }).locator('canvas')).toBeVisible();
       await expect(page.getByRole('region', { name: 'Время работы за 7 дней' })).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+
+    await test.step('the overview leads to the oven’s temperature report', async () => {
+      await page.getByRole('link', { name: 'Отчёт по температуре' }).click();
+      await expect(page).toHaveURL(new RegExp(`[?&]tab=temperature(&|$)`));
+      await expect(page).toHaveURL(new RegExp(`[?&]devices=${oven.id}(&|$)`));
+      await expect(page.getByRole('tab', { name: 'Отчёт по температуре', selected: true })).toBeVisible();
+      const report = page.getByRole('region', { name: deviceName });
+      await expect(report.getByText(/Диапазон его типа: 0…300 °C\./)).toBeVisible();
+      await expect(page.getByRole('figure', { name: 'Средняя температура по часам, °C' })).toBeVisible();
       await expectNoAxeViolations(page);
     });
   });

@@ -63,10 +63,14 @@ export const deviceStatSchema = z.object({
 });
 export type DeviceStat = z.infer<typeof deviceStatSchema>;
 
-/** `GET /api/devices/info/prefer_graph`: `date` (YYYY-MM-DD) in `tz` (an IANA zone; UTC by default). */
+/**
+ * `GET /api/devices/info/prefer_graph`: `date` (YYYY-MM-DD) in `tz` (an IANA zone; UTC by default),
+ * the devices of one `type` (its id or slug, as `/devices/stat/{type}`) or all of them.
+ */
 export const preferGraphQuerySchema = z.object({
   date: dateSchema,
   tz: z.string().min(1).max(64).optional(),
+  type: z.string().min(1).max(64).optional(),
 });
 /** Per hour of the day (24 entries, 23 or 25 across a daylight-saving change): devices that reported, worked and washed. */
 export const preferGraphSchema = z.object({

@@ -153,6 +153,8 @@ const person = z.object({ id: z.number().int(), name: z.string() });
 export const deviceEventSchema = z.object({
   id: z.number().int(),
   device_id: z.number().int(),
+  /** The device's name now (an event is deleted with its device). */
+  device_name: z.string(),
   /** The template and rule that raised it; null for a manual event. */
   template_id: z.number().int().nullable(),
   rule_key: z.string().nullable(),
@@ -212,8 +214,9 @@ export type DeviceEventUpdate = z.input<typeof deviceEventUpdateSchema>;
  * `GET /api/devices/events`. With `page`: a paged list, newest first. Without it: what the console
  * loads on entry (SPEC §1) — every open event and those that started in the last 24 hours, at
  * most EVENTS_ENTRY_LIMIT, as `{data: [...]}`.
- * Filters: `device_id`, `template_id`, `kind`, `severity` (`=`, `in`); `started_at` (`>=`, `<=`,
- * `between`); `ended_at` (`=` null: open, `!=` null: closed); `acknowledged_at` (`=` / `!=` null).
+ * Filters: `device_id`, `device_type_id` (the device's type), `template_id`, `kind`, `severity` (`=`,
+ * `in`); `started_at` (`>=`, `<=`, `between`); `ended_at` (`=` null: open, `!=` null: closed);
+ * `acknowledged_at` (`=` / `!=` null).
  */
 export const EVENTS_ENTRY_LIMIT = 1000;
 /** Who may read device events: the template module's holders, and those of screens that show problems. */

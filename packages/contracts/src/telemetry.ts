@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DeviceTypeSlug } from './equipment.js';
 
 /**
  * The device protocol's payloads (docs/device-protocol.md): what a controller sends over MQTT or
@@ -294,6 +295,43 @@ export const worktimeAnswerSchema = z.object({
   ),
 });
 export type WorktimeDay = z.infer<typeof worktimeAnswerSchema>['data'][number];
+
+/** A temperature band (°C), both ends included. */
+export interface TemperatureRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * Each device type's temperature range (°C) of normal work, by the seeded types' slugs; null for a
+ * type that has none (it reports no temperature, or any is normal). A minute whose mean lies
+ * outside it counts as time outside the range in the temperature report (docs/telemetry.md).
+ */
+export const TEMPERATURE_RANGES: Readonly<Record<DeviceTypeSlug, TemperatureRange | null>> = {
+  combi_oven: { min: 0, max: 300 },
+  convection_oven: { min: 0, max: 300 },
+  fryer: { min: 0, max: 190 },
+  dishwasher: { min: 0, max: 90 },
+  refrigerator: { min: 0, max: 5 },
+  freezer: { min: -25, max: -18 },
+  blast_chiller: { min: -40, max: 10 },
+  induction_hob: null,
+  other: null,
+};
+
+/** `detail=hours` of the temperature report: at most this many devices and local days. */
+export const MAX_TEMPERATURE_DETAIL_DEVICES = MAX_TELEMETRY_DEVICES;
+export const MAX_TEMPERATURE_DETAIL_DAYS = 31;
+
+/**
+ * `GET /api/devices/reports/temp`: `start`, `finish` (local dates), `ids`, and `detail=hours` for
+ * the temperature report's hours and time outside the type's range (it needs `ids`, at most
+ * {@link MAX_TEMPERATURE_DETAIL_DEVICES} devices and {@link MAX_TEMPERATURE_DETAIL_DAYS} days).
+ */
+export const temperatureQuerySchema = reportQuerySchema.extend({
+  detail: z.enum(['hours']).optional(),
+});
+const temperatureRangeSchema = z.object({ min: z.number(), max: z.number() });
 export const temperatureAnswerSchema = z.object({
   data: z.array(
     z.object({
@@ -302,9 +340,28 @@ export const temperatureAnswerSchema = z.object({
       min: z.number().nullable(),
       avg: z.number().nullable(),
       max: z.number().nullable(),
+      /** With `detail=hours`: the device type's range (null: none), and the day's minutes outside it. */
+      range: temperatureRangeSchema.nullable().optional(),
+      outside_minutes: z.number().int().nullable().optional(),
+      /**
+       * With `detail=hours`: the day's hours with samples (`start` ISO; the hourly rollups are
+       * whole UTC hours, each given to the local day it starts in), and their minutes outside.
+       */
+      hours: z
+        .array(
+          z.object({
+            start: z.string(),
+            min: z.number().nullable(),
+            avg: z.number().nullable(),
+            max: z.number().nullable(),
+            outside_minutes: z.number().int().nullable(),
+          }),
+        )
+        .optional(),
     }),
   ),
 });
+export type TemperatureReportDay = z.infer<typeof temperatureAnswerSchema>['data'][number];
 
 /** `GET /api/devices/reports/wash`. */
 export const washQuerySchema = z.object({

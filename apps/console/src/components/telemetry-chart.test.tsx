@@ -4,7 +4,15 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installCanvas } from '../test/canvas';
 import '../lib/i18n';
-import { alignSeries, TelemetryChart, type TelemetryChartSeries } from './telemetry-chart';
+import uPlot from 'uplot';
+import {
+  alignSeries,
+  MIN_TEMPERATURE_SPAN,
+  TelemetryChart,
+  timeTicks,
+  valueRange,
+  type TelemetryChartSeries,
+} from './telemetry-chart';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-22T08:00:00Z');
@@ -50,6 +58,52 @@ describe('alignSeries: the devices on one time axis', () => {
     expect(data[layout[1]?.band?.max ?? -1]?.[2]).toBe(6);
     // C has no point at all: a column of nothing, so the legend still lists it.
     expect(data[layout[2]?.line ?? -1]).toEqual(new Array(6).fill(undefined));
+  });
+});
+
+describe('timeTicks: the time axis’s labels', () => {
+  const HOUR = 60 * MINUTE;
+  /** uPlot as the labels read it: the time scale's span. */
+  const axis = (min: number, max: number) => ({ scales: { x: { min, max } } }) as unknown as uPlot;
+
+  it('reads times only across a day, so the labels at its ends are no wider than the rest', () => {
+    // A local day, as the dashboard's graph spans it: midnight to midnight.
+    const start = new Date(2026, 10, 27).getTime();
+    const finish = new Date(2026, 10, 28).getTime();
+    const splits = Array.from({ length: 13 }, (_, i) => start + i * 2 * HOUR);
+    splits[12] = finish;
+    const labels = timeTicks('ru')(axis(start, finish), splits, 0, 50, 2 * HOUR);
+    expect(labels[0]).toBe('00:00');
+    expect(labels[1]).toBe('02:00');
+    expect(labels[12]).toBe('00:00');
+    expect(labels.every((label) => /^\d{2}:\d{2}$/.test(label))).toBe(true);
+  });
+
+  it('names a midnight by its date alone across several days, and whole days by their dates', () => {
+    const start = new Date(2026, 10, 26, 12).getTime();
+    const finish = new Date(2026, 10, 29).getTime();
+    const ticks = timeTicks('ru');
+    const labels = ticks(axis(start, finish), [start, new Date(2026, 10, 27).getTime()], 0, 50, 12 * HOUR);
+    expect(labels).toEqual(['12:00', '27 нояб.']);
+    expect(ticks(axis(start, finish), [new Date(2026, 10, 28).getTime()], 0, 50, 24 * HOUR)).toEqual([
+      '28 нояб.',
+    ]);
+  });
+});
+
+describe('valueRange: the value axis', () => {
+  it('never spans less than its least span: a steady temperature is drawn flat', () => {
+    // 29.9–30.1 °C would fill the whole height with a fifth of a degree.
+    const [low, high] = valueRange(29.9, 30.1, MIN_TEMPERATURE_SPAN);
+    expect(low).toBeCloseTo(29, 9);
+    expect(high).toBeCloseTo(31, 9);
+    expect(MIN_TEMPERATURE_SPAN).toBe(2);
+    // Without a value, the least span from zero.
+    expect(valueRange(null, null, 2)).toEqual([0, 2]);
+  });
+
+  it('keeps uPlot’s own range when it is wide enough', () => {
+    expect(valueRange(20, 180, 2)).toEqual(uPlot.rangeNum(20, 180, 0.1, true));
   });
 });
 

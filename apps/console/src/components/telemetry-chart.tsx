@@ -60,7 +60,16 @@ export interface TelemetryChartProps {
   onZoom?: (range: TelemetryChartRange | null) => void;
   /** Moments and spans marked across the plot (device events). */
   markers?: readonly TelemetryChartMarker[];
+  /**
+   * The least span of the value axis, in the unit: a steady reading is drawn as the flat line it is
+   * (a temperature chart takes {@link MIN_TEMPERATURE_SPAN}), not a tenth of a degree stretched over
+   * the whole height.
+   */
+  minSpan?: number;
 }
+
+/** The least span of a temperature axis (°C). */
+export const MIN_TEMPERATURE_SPAN = 2;
 
 /**
  * Ten hues that keep at least 3:1 contrast against both the light (#fff) and the dark (#242424)
@@ -178,6 +187,19 @@ function translucent(color: string): string {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The value axis's range for values from `min` to `max`: uPlot's own (a margin around them), widened
+ * about their middle to `minSpan` when narrower. Exported for its tests.
+ */
+export function valueRange(min: number | null, max: number | null, minSpan: number): [number, number] {
+  if (min === null || max === null) return [0, minSpan];
+  const [low, high] = uPlot.rangeNum(min, max, 0.1, true);
+  if (low !== null && high !== null && high - low >= minSpan) return [low, high];
+  const middle = (min + max) / 2;
+  return [middle - minSpan / 2, middle + minSpan / 2];
+}
+
 const NO_MARKERS: readonly TelemetryChartMarker[] = [];
 const WHOLE_INCREMENTS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000];
 
@@ -208,23 +230,29 @@ function drawMarkers(u: uPlot, markers: readonly TelemetryChartMarker[]): void {
   ctx.restore();
 }
 
-/** Tick labels of the time axis: times of day within a day, dates beyond. */
-function timeTicks(locale: string) {
+/** The longest span whose time axis reads as one day (a day across a daylight-saving change is 25 hours). */
+const ONE_DAY_SPAN_MS = 25 * 3_600_000;
+
+/**
+ * Tick labels of the time axis: times of day across a day or less, dates for whole days, and
+ * across several days a midnight named by its date alone. Every label is about as wide as the
+ * rest: uPlot spaces ticks without measuring them, and a "27 Nov, 00:00" at a day chart's ends
+ * ran into its neighbours and past the plot's right edge. Exported for its tests.
+ */
+export function timeTicks(locale: string) {
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-  const dayAndTime = new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
   const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' });
-  return (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
-    splits.map((split) => {
+  return (u: uPlot, splits: number[], _axis: number, _space: number, increment: number) => {
+    const { min, max } = u.scales.x ?? {};
+    const oneDay = min != null && max != null && max - min <= ONE_DAY_SPAN_MS;
+    return splits.map((split) => {
       if (increment >= DAY_MS) return day.format(split);
+      if (oneDay) return time.format(split);
       const moment = new Date(split);
       const midnight = moment.getHours() === 0 && moment.getMinutes() === 0;
-      return midnight && increment >= 3_600_000 ? dayAndTime.format(split) : time.format(split);
+      return midnight && increment >= 3_600_000 ? day.format(split) : time.format(split);
     });
+  };
 }
 
 /** A dash pattern drawn as a short line in the legend, so a line is told by its dash too. */
@@ -262,6 +290,7 @@ export function TelemetryChart({
   digits = 1,
   onZoom,
   markers = NO_MARKERS,
+  minSpan,
 }: TelemetryChartProps) {
   const { t } = useTranslation();
   const captionId = useId();
@@ -384,7 +413,12 @@ export function TelemetryChart({
           bands,
           legend: { show: false },
           cursor: { drag: { x: true, y: false, setScale: true } },
-          scales: { x: { time: true } },
+          scales: {
+            x: { time: true },
+            ...(minSpan === undefined
+              ? {}
+              : { y: { range: (_u: uPlot, min: number, max: number) => valueRange(min, max, minSpan) } }),
+          },
           axes: [
             {
               stroke: ink,
@@ -465,7 +499,7 @@ export function TelemetryChart({
         onZoomRef.current?.(null);
       }
     };
-  }, [styles, height, unit, formats, scheme, hasPoints, drawable]);
+  }, [styles, height, unit, formats, scheme, hasPoints, drawable, minSpan]);
 
   // New data for the same lines: the chart takes it; a zoomed chart keeps its zoom.
   useEffect(() => {

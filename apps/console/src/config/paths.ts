@@ -97,8 +97,9 @@ export const paths = {
     billing: (tab?: BillingTab) =>
       tab === undefined || tab === 'balance' ? '/account/billing' : `/account/billing?tab=${tab}`,
     /**
-     * The telemetry page (`tab`: `telemetry` by default, or `notifications`); with devices and a
-     * period it opens their charts over that period (docs/telemetry.md, "The telemetry page").
+     * The telemetry page (`tab`: `telemetry` by default, `temperature` or `notifications`); with
+     * devices and a period it opens their charts over that period (docs/telemetry.md, "The
+     * telemetry page").
      */
     telemetry: (view: TelemetryView = {}) => {
       const query = new URLSearchParams();
@@ -115,9 +116,12 @@ export const paths = {
 /** The tabs of the billing page (SPEC §2: balance, history, organisation). */
 export type BillingTab = 'balance' | 'history' | 'organisation';
 
-/** What a link to the telemetry page opens: a tab, and on the telemetry tab devices and a period. */
+/**
+ * What a link to the telemetry page opens: a tab, and on the telemetry tab devices and a period
+ * (the temperature report's tab takes the devices).
+ */
 export interface TelemetryView {
-  tab?: 'telemetry' | 'notifications';
+  tab?: 'telemetry' | 'temperature' | 'notifications';
   devices?: readonly number[];
   /** Epoch milliseconds or a Date; written as ISO 8601 in UTC (`2026-11-22T07:00:00Z`). */
   start?: number | Date;

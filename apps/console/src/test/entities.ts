@@ -126,6 +126,7 @@ export function buildDeviceEvent(overrides: Partial<DeviceEvent> = {}): DeviceEv
   return {
     id: 1,
     device_id: 1,
+    device_name: 'Печь 1',
     template_id: 1,
     rule_key: 'r1',
     kind: 'current_above',

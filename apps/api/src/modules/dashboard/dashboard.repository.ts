@@ -95,13 +95,17 @@ export function findDeviceType(db: Kysely<Database>, idOrSlug: string) {
   ).executeTakeFirst();
 }
 
-/** Per hour bucket in [start, finish): devices of the organisation that reported, worked and washed. */
+/**
+ * Per hour bucket in [start, finish): devices of the organisation (of one type, when `typeId` is
+ * given) that reported, worked and washed.
+ */
 export function findHourTotals(
   db: Kysely<Database>,
   organisationId: number,
   range: { start: number; finish: number },
+  typeId?: number,
 ) {
-  return db
+  const query = db
     .selectFrom('telemetry_hour')
     .innerJoin('devices', 'devices.id', 'telemetry_hour.device_id')
     .select((eb) => [
@@ -112,7 +116,8 @@ export function findHourTotals(
     ])
     .where('devices.organisation_id', '=', organisationId)
     .where('telemetry_hour.bucket', '>=', range.start)
-    .where('telemetry_hour.bucket', '<', range.finish)
+    .where('telemetry_hour.bucket', '<', range.finish);
+  return (typeId === undefined ? query : query.where('devices.type_id', '=', typeId))
     .groupBy('telemetry_hour.bucket')
     .execute();
 }

@@ -133,17 +133,26 @@ function nextDate(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
-/** `GET /api/devices/info/prefer_graph`: per hour of the local day, devices that reported, worked, washed. */
+/**
+ * `GET /api/devices/info/prefer_graph`: per hour of the local day, devices (of one type, when
+ * `type` names one: the dashboard's type filter) that reported, worked, washed.
+ */
 export async function preferGraph(
   db: Kysely<Database>,
   organisationId: number,
-  query: { date: string; tz?: string | undefined },
+  query: { date: string; tz?: string | undefined; type?: string | undefined },
 ): Promise<PreferGraph> {
   const timeZone = query.tz ?? 'UTC';
   if (!isTimeZone(timeZone)) throw new FieldValidationError({ tz: ['field.time_zone'] });
+  let typeId: number | undefined;
+  if (query.type !== undefined) {
+    const found = await findDeviceType(db, query.type);
+    if (!found) throw new FieldValidationError({ type: ['field.exists'] });
+    typeId = found.id;
+  }
   const start = zonedDayStart(query.date, timeZone);
   const finish = zonedDayStart(nextDate(query.date), timeZone);
-  const rows = await findHourTotals(db, organisationId, { start, finish });
+  const rows = await findHourTotals(db, organisationId, { start, finish }, typeId);
   const byBucket = new Map(rows.map((row) => [Number(row.bucket), row]));
   const hours: PreferGraph['hours'] = [];
   for (let bucket = Math.ceil(start / HOUR_MS) * HOUR_MS; bucket < finish; bucket += HOUR_MS) {

@@ -1,4 +1,10 @@
-import type { DashboardReport, DeviceStat, PreferGraph, TelemetrySampleInput } from '@kontrol/contracts';
+import type {
+  DashboardReport,
+  DeviceEvent,
+  DeviceStat,
+  PreferGraph,
+  TelemetrySampleInput,
+} from '@kontrol/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   buildDevice,
@@ -156,6 +162,64 @@ describe('GET /api/devices/info/prefer_graph and /api/devices/reports/dashboard'
     expect((await client.get(`/api/devices/info/prefer_graph?date=${date}&tz=Mars/Base`)).statusCode).toBe(
       422,
     );
+  });
+
+  it('narrows the graph and the device events to a device type, each event naming its device', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const oven = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'UTC' });
+    const washer = await buildSmartDevice(t.db, org.organisationId, {
+      typeSlug: 'dishwasher',
+      timeZone: 'UTC',
+    });
+    await t.db.updateTable('devices').set({ name: 'Мойка 1' }).where('id', '=', washer.id).execute();
+    const hour = Date.now() - (Date.now() % HOUR) - 2 * HOUR;
+    const date = new Date(hour).toISOString().slice(0, 10);
+    await ingest(oven.credential, [
+      { ts: hour + MINUTE, current: 30, state: 'heating', temperature: 100, door_open: false },
+    ]);
+    await ingest(washer.credential, [
+      { ts: hour + 5 * MINUTE, current: 8, state: 'washing', temperature: 60, door_open: false },
+    ]);
+    const graphOf = async (type: string) => {
+      const res = await client.get(`/api/devices/info/prefer_graph?date=${date}&tz=UTC&type=${type}`);
+      expect(res.statusCode).toBe(200);
+      const graph = res.json<{ data: PreferGraph }>().data;
+      return graph.hours.find((h) => h.start === new Date(hour).toISOString());
+    };
+    // By slug or by id, as /devices/stat/{type}.
+    expect(await graphOf('dishwasher')).toMatchObject({ online: 1, working: 1, washing: 1 });
+    expect(await graphOf(String(await typeId('combi_oven')))).toMatchObject({
+      online: 1,
+      working: 1,
+      washing: 0,
+    });
+    expect(await graphOf('fryer')).toMatchObject({ online: 0, working: 0, washing: 0 });
+    expect((await client.get(`/api/devices/info/prefer_graph?date=${date}&type=toaster`)).statusCode).toBe(
+      422,
+    );
+
+    for (const device of [oven, washer]) {
+      const created = await client.post('/api/devices/events/add', { device_id: device.id, title: 'Осмотр' });
+      expect(created.statusCode).toBe(201);
+    }
+    const events = async (filters?: object) => {
+      const query = filters ? `&filters=${encodeURIComponent(JSON.stringify(filters))}` : '';
+      const res = await client.get(`/api/devices/events?page=1${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json<{ data: DeviceEvent[] }>().data.map((event) => [event.device_id, event.device_name]);
+    };
+    const ovenName = (
+      await t.db.selectFrom('devices').select('name').where('id', '=', oven.id).executeTakeFirstOrThrow()
+    ).name;
+    expect(await events()).toEqual([
+      [washer.id, 'Мойка 1'],
+      [oven.id, ovenName],
+    ]);
+    expect(await events({ device_type_id: { operator: '=', value: await typeId('dishwasher') } })).toEqual([
+      [washer.id, 'Мойка 1'],
+    ]);
+    expect(await events({ device_type_id: { operator: '=', value: await typeId('fryer') } })).toEqual([]);
   });
 
   it("draws one device's local day with its norm and its events, and hides other organisations' devices", async () => {

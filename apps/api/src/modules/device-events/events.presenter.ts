@@ -15,6 +15,7 @@ export function toEvent(row: EventRow, locale: Locale): DeviceEvent {
   return {
     id: row.id,
     device_id: row.device_id,
+    device_name: row.device_name,
     template_id: row.template_id,
     rule_key: row.rule_key,
     kind: row.kind as DeviceEvent['kind'],

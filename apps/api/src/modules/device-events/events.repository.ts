@@ -3,15 +3,21 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** SQL of device events (docs/events.md); every read is scoped to the organisation. */
+/**
+ * SQL of device events (docs/events.md); every read is scoped to the organisation. The device is
+ * joined for its name (a list names each event's device, whoever's fleet a screen has loaded) and
+ * its type (the `device_type_id` filter); an event is deleted with its device, so it always has one.
+ */
 export function eventsQuery(db: Db, organisationId: number) {
   return db
     .selectFrom('device_events as e')
+    .innerJoin('devices as d', 'd.id', 'e.device_id')
     .leftJoin('users as ack', 'ack.id', 'e.acknowledged_by')
     .leftJoin('users as author', 'author.id', 'e.created_by')
     .select([
       'e.id',
       'e.device_id',
+      'd.name as device_name',
       'e.template_id',
       'e.rule_key',
       'e.kind',

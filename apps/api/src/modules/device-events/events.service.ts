@@ -46,6 +46,7 @@ function checkMoments(input: { started_at?: number | null; ended_at?: number | n
 export const EVENT_FILTERS: FilterWhitelist = {
   id: { column: 'e.id', type: 'number', operators: ['=', 'in'] },
   device_id: { column: 'e.device_id', type: 'number', operators: ['=', 'in'] },
+  device_type_id: { column: 'd.type_id', type: 'number', operators: ['=', 'in'] },
   template_id: { column: 'e.template_id', type: 'number', operators: ['=', 'in'] },
   kind: { column: 'e.kind', type: 'string', operators: ['=', 'in'] },
   severity: { column: 'e.severity', type: 'string', operators: ['=', 'in'] },

@@ -1,5 +1,5 @@
 import type { Database, DatabaseHandle } from '@kontrol/db';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * SQL of the telemetry store that the API runs (the gateway writes it: apps/gateway ingest/).
@@ -78,6 +78,7 @@ export function findReportDevices(
       'addresses.time_zone',
       'devices.wash_interval_hours',
       'device_types.wash_interval_hours as type_wash_interval_hours',
+      'device_types.slug as type_slug',
       'device_live.last_online_at',
       'device_live.wash_started_ts',
     ])
@@ -245,6 +246,39 @@ export function findDays(db: Kysely<Database>, deviceIds: readonly number[], sta
     .where('date', '>=', start)
     .where('date', '<=', finish)
     .execute();
+}
+
+/**
+ * Per device and UTC hour in [start, finish): the minutes whose mean temperature lay outside
+ * [`band.min`, `band.max`] (the minute rollups: a sum below `min` times the samples, or above
+ * `max` times them). The hour is written out in the SQL, so PostgreSQL groups by what it selects.
+ */
+export async function findMinutesOutside(
+  db: Kysely<Database>,
+  deviceIds: readonly number[],
+  range: { start: number; finish: number },
+  band: { min: number; max: number },
+) {
+  const hour = sql<number>`bucket - (bucket % 3600000)`;
+  const rows = await db
+    .selectFrom('telemetry_minute')
+    .select([
+      'device_id',
+      hour.as('hour'),
+      sql<number>`sum(case when temperature_samples > 0 and (temperature_sum < cast(${band.min} as double precision) * temperature_samples or temperature_sum > cast(${band.max} as double precision) * temperature_samples) then 1 else 0 end)`.as(
+        'outside',
+      ),
+    ])
+    .where('device_id', 'in', deviceIds)
+    .where('bucket', '>=', range.start)
+    .where('bucket', '<', range.finish)
+    .groupBy(['device_id', hour])
+    .execute();
+  return rows.map((row) => ({
+    device_id: row.device_id,
+    hour: Number(row.hour),
+    outside: Number(row.outside),
+  }));
 }
 
 /** The minutes in [start, finish) in which a device sent anything. */

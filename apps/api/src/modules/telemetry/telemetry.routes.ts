@@ -6,6 +6,7 @@ import {
   telemetryAnswerSchema,
   telemetryQuerySchema,
   temperatureAnswerSchema,
+  temperatureQuerySchema,
   washAnswerSchema,
   washQuerySchema,
   worktimeAnswerSchema,
@@ -98,12 +99,14 @@ export async function telemetryRoutes(fastify: FastifyInstance) {
     }),
   });
 
+  // The temperature report is read from the equipment and from the telemetry page.
   app.get('/api/devices/reports/temp', {
-    config: { access: 'devices' },
+    config: { access: ['devices', 'telemetry'] },
     schema: {
       tags: ['devices'],
-      summary: 'Per device and local day: lowest, mean and highest temperature',
-      querystring: datedReportQuery,
+      summary:
+        'Per device and local day: lowest, mean and highest temperature; with detail=hours the hours and the time outside the type’s range',
+      querystring: temperatureQuerySchema.extend({ start: dateSchema, finish: dateSchema }),
       response: { 200: temperatureAnswerSchema },
     },
     handler: async (request) => ({

@@ -5,6 +5,9 @@ import {
   MAX_REPORT_RANGE_DAYS,
   MAX_TELEMETRY_DEVICES,
   MAX_TELEMETRY_RANGE_DAYS,
+  MAX_TEMPERATURE_DETAIL_DAYS,
+  MAX_TEMPERATURE_DETAIL_DEVICES,
+  TEMPERATURE_RANGES,
   datesBetween,
   isTimeZone,
   localDateTime,
@@ -12,6 +15,9 @@ import {
   type TelemetryAnswer,
   type TelemetryMetric,
   type TelemetryQuery,
+  type DeviceTypeSlug,
+  type TemperatureRange,
+  type TemperatureReportDay,
   type WorktimeDay,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
@@ -22,6 +28,7 @@ import {
   findDays,
   findDeviceZones,
   findLastCompletedWash,
+  findMinutesOutside,
   findOnlineMinutes,
   findReportDevices,
   findRollups,
@@ -381,26 +388,118 @@ export function worktimeAnswerJson(answer: { data: readonly WorktimeDay[] }): st
   return `${json}]}`;
 }
 
-/** `GET /api/devices/reports/temp`: per device and local day, the lowest, mean and highest temperature. */
+/** `date` (`YYYY-MM-DD`) plus one day. */
+function nextDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+const roundTenth = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
+
+/**
+ * `GET /api/devices/reports/temp`: per device and local day, the lowest, mean and highest
+ * temperature; with `detail=hours` also the device type's range, the day's minutes outside it and
+ * the day's hours (docs/telemetry.md, "Temperature report").
+ */
 export async function temperatureReport(
   db: Kysely<Database>,
   organisationId: number,
-  query: { start: string; finish: string; ids?: number[] | undefined },
-) {
+  query: { start: string; finish: string; ids?: number[] | undefined; detail?: 'hours' | undefined },
+): Promise<TemperatureReportDay[]> {
+  if (query.detail === 'hours') checkDetail(query);
   const { dates, devices, totals } = await dayTotals(db, organisationId, query);
-  const round = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);
-  return devices.flatMap((device) =>
-    dates.map((date, index) => {
+  const days = devices.flatMap((device) =>
+    dates.map((date, index): TemperatureReportDay => {
       const day = totals.get(device.id)?.[index] as DayTotals;
       return {
         device_id: device.id,
         date,
-        min: round(day.temperatureMin),
-        avg: day.temperatureSamples > 0 ? round(day.temperatureSum / day.temperatureSamples) : null,
-        max: round(day.temperatureMax),
+        min: roundTenth(day.temperatureMin),
+        avg: day.temperatureSamples > 0 ? roundTenth(day.temperatureSum / day.temperatureSamples) : null,
+        max: roundTenth(day.temperatureMax),
       };
     }),
   );
+  if (query.detail !== 'hours' || devices.length === 0) return days;
+  return withHours(db, organisationId, days, dates);
+}
+
+/** `detail=hours` reads the hourly and minute rollups: it needs `ids`, and a few devices and days. */
+function checkDetail(query: { start: string; finish: string; ids?: number[] | undefined }) {
+  if (!query.ids || query.ids.length > MAX_TEMPERATURE_DETAIL_DEVICES)
+    throw new FieldValidationError({ ids: ['field.invalid'] });
+  const count = datesBetween(query.start, query.finish).length;
+  if (count === 0 || count > MAX_TEMPERATURE_DETAIL_DAYS)
+    throw new FieldValidationError(
+      { finish: ['field.range'] },
+      { 'field.range': { days: MAX_TEMPERATURE_DETAIL_DAYS } },
+    );
+}
+
+/**
+ * The days of {@link temperatureReport} with their hours and minutes outside the type's range:
+ * the hourly rollups (whole UTC hours, each given to the device's local day it starts in) and,
+ * per type range, one grouped count over the minute rollups.
+ */
+async function withHours(
+  db: Kysely<Database>,
+  organisationId: number,
+  days: TemperatureReportDay[],
+  dates: string[],
+): Promise<TemperatureReportDay[]> {
+  const ids = [...new Set(days.map((day) => day.device_id))];
+  const devices = await findReportDevices(db, organisationId, ids);
+  const first = dates[0] as string;
+  const after = nextDate(dates[dates.length - 1] as string);
+  // One span covering every device's local days, whatever their zones.
+  const range = {
+    start: Math.min(...devices.map((device) => zonedDayStart(first, device.time_zone))),
+    finish: Math.max(...devices.map((device) => zonedDayStart(after, device.time_zone))),
+  };
+  const bands = new Map<number, TemperatureRange | null>(
+    devices.map((device) => [device.id, TEMPERATURE_RANGES[device.type_slug as DeviceTypeSlug] ?? null]),
+  );
+  const byBand = new Map<string, { band: TemperatureRange; ids: number[] }>();
+  for (const [id, band] of bands) {
+    if (!band) continue;
+    const key = `${band.min}:${band.max}`;
+    const entry = byBand.get(key) ?? { band, ids: [] };
+    entry.ids.push(id);
+    byBand.set(key, entry);
+  }
+  const [hours, ...outsides] = await Promise.all([
+    findRollups(db, 'telemetry_hour', ids, range),
+    ...[...byBand.values()].map((entry) => findMinutesOutside(db, entry.ids, range, entry.band)),
+  ]);
+  const outside = new Map<string, number>();
+  for (const row of outsides.flat()) outside.set(`${row.device_id}:${row.hour}`, row.outside);
+
+  const zones = new Map(devices.map((device) => [device.id, device.time_zone]));
+  const byDay = new Map<string, TemperatureReportDay>();
+  for (const day of days) {
+    const band = bands.get(day.device_id) ?? null;
+    byDay.set(`${day.device_id}:${day.date}`, {
+      ...day,
+      range: band,
+      outside_minutes: band ? 0 : null,
+      hours: [],
+    });
+  }
+  for (const row of hours) {
+    const bucket = Number(row.bucket);
+    const date = localDateTime(bucket, zones.get(row.device_id) ?? 'UTC').date;
+    const day = byDay.get(`${row.device_id}:${date}`);
+    if (!day) continue;
+    const minutes = day.range ? (outside.get(`${row.device_id}:${bucket}`) ?? 0) : null;
+    day.hours?.push({
+      start: new Date(bucket).toISOString(),
+      min: roundTenth(row.temperature_min),
+      avg: row.temperature_samples > 0 ? roundTenth(row.temperature_sum / row.temperature_samples) : null,
+      max: roundTenth(row.temperature_max),
+      outside_minutes: minutes,
+    });
+    if (minutes !== null && day.outside_minutes != null) day.outside_minutes += minutes;
+  }
+  return [...byDay.values()];
 }
 
 /** `GET /api/devices/reports/wash`: a device's wash cycles in the range, and whether its wash is outdated. */

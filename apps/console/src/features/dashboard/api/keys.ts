@@ -7,7 +7,8 @@ export const dashboardKeys = {
   stats: () => ['dashboard', 'stat'] as const,
   /** `GET /api/devices/stat` (`type` null) or `/api/devices/stat/{type}`. */
   stat: (type: number | null) => ['dashboard', 'stat', type] as const,
-  preferGraph: (request: { date: string; tz: string }) => ['dashboard', 'prefer-graph', request] as const,
+  preferGraph: (request: { date: string; tz: string; type: number | null }) =>
+    ['dashboard', 'prefer-graph', request] as const,
   reports: () => ['dashboard', 'report'] as const,
   report: (request: DashboardReportRequest) => ['dashboard', 'report', request] as const,
 };

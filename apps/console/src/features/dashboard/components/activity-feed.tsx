@@ -1,4 +1,4 @@
-import type { DashboardDevice, DeviceEvent } from '@kontrol/contracts';
+import type { DeviceEvent } from '@kontrol/contracts';
 import { Anchor, Box, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -51,15 +51,20 @@ export function eventActivity(events: readonly DeviceEvent[]): ActivityItem[] {
   return items;
 }
 
-function useEventActivitySource(): ActivitySource {
-  const events = useDeviceEvents({ page: 1, perPage: FEED_LENGTH });
+/** The latest events of the devices of `type` (all devices when null). */
+function useEventActivitySource(type: number | null): ActivitySource {
+  const events = useDeviceEvents({
+    page: 1,
+    perPage: FEED_LENGTH,
+    ...(type === null ? {} : { filters: { deviceType: type } }),
+  });
   const items = useMemo(() => eventActivity(events.data?.data ?? []), [events.data]);
   return { items, isPending: events.isPending, error: events.error };
 }
 
-/** Every source's lines, newest first. */
-function useActivity(): ActivitySource {
-  const sources = [useEventActivitySource()];
+/** Every source's lines, newest first, of the devices of `type` (all devices when null). */
+function useActivity(type: number | null): ActivitySource {
+  const sources = [useEventActivitySource(type)];
   const items = sources
     .flatMap((source) => source.items)
     .sort((a, b) => b.at - a.at)
@@ -71,15 +76,14 @@ function useActivity(): ActivitySource {
   };
 }
 
-/** The latest activity of the organisation: device events opened, closed and acknowledged. */
-export const ActivityFeed = memo(function ActivityFeed({
-  devices,
-}: {
-  devices: ReadonlyMap<number, DashboardDevice>;
-}) {
+/**
+ * The latest activity of the organisation, or of the devices of the dashboard's device type:
+ * device events opened, closed and acknowledged, each naming its device.
+ */
+export const ActivityFeed = memo(function ActivityFeed({ type }: { type: number | null }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const { items, isPending, error } = useActivity();
+  const { items, isPending, error } = useActivity(type);
   const forbidden = statusOf(error) === 403;
   const failure = error && !forbidden && !isAbortError(error) ? toApiFailure(error) : null;
 
@@ -109,7 +113,7 @@ export const ActivityFeed = memo(function ActivityFeed({
           <ul className={classes.feed} aria-labelledby={headingId}>
             {items.map((item) => (
               <li key={item.key}>
-                <ActivityLine item={item} device={devices.get(item.event.device_id)} />
+                <ActivityLine item={item} />
               </li>
             ))}
           </ul>
@@ -119,7 +123,7 @@ export const ActivityFeed = memo(function ActivityFeed({
   );
 });
 
-function ActivityLine({ item, device }: { item: ActivityItem; device: DashboardDevice | undefined }) {
+function ActivityLine({ item }: { item: ActivityItem }) {
   const { t } = useTranslation();
   const labels = useDashboardLabels();
   const { event } = item;
@@ -154,13 +158,9 @@ function ActivityLine({ item, device }: { item: ActivityItem; device: DashboardD
           <Text size="xs" c="dimmed" component="span">
             {labels.severity[event.severity]}
             {' · '}
-            {device ? (
-              <Anchor component={Link} to={paths.account.devices.detail(device.id, 'problems')} fz="xs">
-                {device.name}
-              </Anchor>
-            ) : (
-              t('Device #{{id}}', { id: event.device_id })
-            )}
+            <Anchor component={Link} to={paths.account.devices.detail(event.device_id, 'problems')} fz="xs">
+              {event.device_name}
+            </Anchor>
           </Text>
         </Group>
       </Box>

@@ -1,10 +1,16 @@
-import { zonedDayStart, type DashboardDevice, type DashboardReport } from '@kontrol/contracts';
+import {
+  zonedDayStart,
+  type DashboardDevice,
+  type DashboardReport,
+  type PreferGraph,
+} from '@kontrol/contracts';
 import { Anchor, Box, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import {
+  MIN_TEMPERATURE_SPAN,
   seriesStyle,
   TelemetryChart,
   type TelemetryChartMarker,
@@ -32,63 +38,94 @@ function GraphFailure({ error }: { error: unknown }) {
 
 /**
  * The dashboard's graph (loaded on demand with uPlot, so the counters and lists never wait for
- * it): the devices online, working and washing per hour of `date` in the browser's zone, or, with
- * a device chosen, that device's day by the minute with its events marked.
+ * it): the devices (of the chosen `type`, or all) online, working and washing per hour of `date`
+ * in the browser's zone up to `now`, or, with a device chosen, that device's day by the minute
+ * with its events marked.
  */
 export function DashboardGraph({
   date,
   timeZone,
+  type,
+  now,
   device,
   report,
 }: {
   date: string;
   timeZone: string;
+  type: number | null;
+  /** The server's clock (epoch ms): the hours that have not begun are not drawn. */
+  now: number;
   device: DashboardDevice | null;
   report: DashboardReport['report'];
 }) {
   return device ? (
     <DeviceDayGraph date={date} device={device} report={report} />
   ) : (
-    <FleetGraph date={date} timeZone={timeZone} />
+    <FleetGraph date={date} timeZone={timeZone} type={type} now={now} />
   );
 }
 
-function FleetGraph({ date, timeZone }: { date: string; timeZone: string }) {
+/**
+ * The fleet graph's lines over the whole day: an hour that has not begun at `now` has no value
+ * (the lines stop there), where the answer's 0 would read as the whole fleet gone offline.
+ */
+export function fleetGraphLines(
+  hours: PreferGraph['hours'],
+  now: number,
+  labels: { online: string; working: string; washing: string },
+) {
+  const times = hours.map((hour) => Date.parse(hour.start));
+  const begun = (index: number) => (times[index] as number) <= now;
+  const line = (
+    label: string,
+    index: number,
+    value: (hour: PreferGraph['hours'][number]) => number,
+  ): TelemetryChartSeries => ({
+    label,
+    t: times,
+    values: hours.map((hour, at) => (begun(at) ? value(hour) : null)),
+    ...seriesStyle(index),
+  });
+  return {
+    series: [
+      line(labels.online, 2, (hour) => hour.online),
+      line(labels.working, 1, (hour) => hour.working),
+      line(labels.washing, 0, (hour) => hour.washing),
+    ],
+    range:
+      times.length > 0
+        ? { start: times[0] as number, finish: (times[times.length - 1] as number) + HOUR_MS }
+        : undefined,
+  };
+}
+
+function FleetGraph({
+  date,
+  timeZone,
+  type,
+  now,
+}: {
+  date: string;
+  timeZone: string;
+  type: number | null;
+  now: number;
+}) {
   const { t } = useTranslation();
-  const graph = usePreferGraph({ date, tz: timeZone });
-  const chart = useMemo(() => {
-    const hours = graph.data?.hours ?? [];
-    const times = hours.map((hour) => Date.parse(hour.start));
-    const line = (label: string, index: number, values: number[]): TelemetryChartSeries => ({
-      label,
-      t: times,
-      values,
-      ...seriesStyle(index),
-    });
-    return {
-      series: [
-        line(
-          t('Online'),
-          2,
-          hours.map((hour) => hour.online),
-        ),
-        line(
-          t('Working'),
-          1,
-          hours.map((hour) => hour.working),
-        ),
-        line(
-          t('Washing'),
-          0,
-          hours.map((hour) => hour.washing),
-        ),
-      ],
-      range:
-        times.length > 0
-          ? { start: times[0] as number, finish: (times[times.length - 1] as number) + HOUR_MS }
-          : undefined,
-    };
-  }, [graph.data, t]);
+  const graph = usePreferGraph({ date, tz: timeZone, type });
+  const hours = graph.data?.hours;
+  // The first hour not yet begun, as a moment that changes only when an hour begins: the lines are
+  // worked out again then, not on every tick of the clock.
+  const next = hours?.find((hour) => Date.parse(hour.start) > now);
+  const until = next ? Date.parse(next.start) - 1 : Number.POSITIVE_INFINITY;
+  const chart = useMemo(
+    () =>
+      fleetGraphLines(hours ?? [], until, {
+        online: t('Online'),
+        working: t('Working'),
+        washing: t('Washing'),
+      }),
+    [hours, until, t],
+  );
 
   if (graph.isPending) return <GraphLoading />;
   if (graph.error && !graph.data) return <GraphFailure error={graph.error} />;
@@ -145,6 +182,7 @@ function DeviceDayGraph({
             : t('{{name}}: temperature', { name: device.name })
         }
         unit={data.report === 'current' ? t('A') : '°C'}
+        minSpan={data.report === 'current' ? undefined : MIN_TEMPERATURE_SPAN}
         series={chart.series}
         range={chart.range}
         gapMs={5 * MINUTE_MS}

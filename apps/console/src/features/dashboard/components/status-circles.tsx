@@ -2,24 +2,28 @@ import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDashboardLabels } from '../dashboard-labels';
-import type { DeviceStatus } from '../dashboard-model';
 import classes from './dashboard.module.css';
 import { StatusDot } from './status-dot';
 
 export interface StatusCircle {
   id: number;
   name: string;
-  status: DeviceStatus;
+  /** Online by the `online` counter's rule (else it counts as offline). */
+  online: boolean;
+  /** Its status is `problem` (dashboard-model.ts `statusOf`): drawn as a red diamond. */
+  attention: boolean;
 }
 
-const ORDER: readonly DeviceStatus[] = ['problem', 'offline', 'online'];
+const GROUPS = ['online', 'offline'] as const;
 /** Names read out per group; a longer group is summed up after them. */
 const NAMED = 20;
 
 /**
- * A coloured circle per device, grouped by status (problem, offline, online). The circles are
- * drawn only; each group says in words how many devices it holds and names the first of them,
- * and a circle names its device on hover.
+ * A circle per device in two groups, online and offline, holding exactly the devices the two
+ * counters count; within each, the devices that need attention come first as red diamonds. Each
+ * group says in words how many devices it holds and how many of them need attention, and names
+ * the first of them; a legend says what "needs attention" means; a circle names its device on
+ * hover.
  */
 export const StatusCircles = memo(function StatusCircles({
   circles,
@@ -29,10 +33,15 @@ export const StatusCircles = memo(function StatusCircles({
   const { t } = useTranslation();
   const labels = useDashboardLabels();
   const headingId = useId();
-  const groups = ORDER.map((status) => ({
-    status,
-    devices: circles?.filter((circle) => circle.status === status) ?? [],
-  }));
+  const groups = GROUPS.map((group) => {
+    const devices = circles?.filter((circle) => circle.online === (group === 'online')) ?? [];
+    return {
+      group,
+      devices: [...devices.filter((circle) => circle.attention), ...devices.filter((c) => !c.attention)],
+      attention: devices.filter((circle) => circle.attention).length,
+    };
+  });
+  const anyAttention = groups.some((group) => group.attention > 0);
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={headingId} h="100%">
       <Title order={2} size="h4" id={headingId} mb="sm">
@@ -46,21 +55,31 @@ export const StatusCircles = memo(function StatusCircles({
         </Text>
       ) : (
         <Stack gap="sm" className={classes.circles} tabIndex={0} role="group" aria-labelledby={headingId}>
-          {groups.map(({ status, devices }) =>
+          {groups.map(({ group, devices, attention }) =>
             devices.length === 0 ? null : (
-              <div key={status}>
+              <div key={group} data-status-group={group}>
                 <Group gap={6} mb={4} wrap="nowrap">
-                  <StatusDot status={status} />
+                  <StatusDot status={group} />
                   <Text size="sm" fw={500}>
-                    {t('{{status}}: {{count}}', { status: labels.status[status], count: devices.length })}
+                    {t('{{status}}: {{count}}', { status: labels.status[group], count: devices.length })}
                   </Text>
+                  {attention > 0 && (
+                    <Group gap={4} wrap="nowrap">
+                      <StatusDot status="problem" />
+                      <Text size="sm" c="dimmed">
+                        {t('needing attention: {{count}}', { count: attention })}
+                      </Text>
+                    </Group>
+                  )}
                 </Group>
                 <div
                   className={classes.dots}
                   role="img"
-                  aria-label={`${labels.status[status]}: ${devices
+                  aria-label={`${labels.status[group]}: ${devices
                     .slice(0, NAMED)
-                    .map((device) => device.name)
+                    .map((device) =>
+                      device.attention ? `${device.name} (${labels.status.problem})` : device.name,
+                    )
                     .join(', ')}${
                     devices.length > NAMED
                       ? ` ${t('and {{count}} more', { count: devices.length - NAMED })}`
@@ -68,11 +87,22 @@ export const StatusCircles = memo(function StatusCircles({
                   }`}
                 >
                   {devices.map((device) => (
-                    <StatusDot key={device.id} status={status} title={device.name} />
+                    <StatusDot
+                      key={device.id}
+                      status={device.attention ? 'problem' : group}
+                      title={device.name}
+                    />
                   ))}
                 </div>
               </div>
             ),
+          )}
+          {anyAttention && (
+            <Text size="xs" c="dimmed">
+              {t(
+                'Needs attention (a red diamond): an open event or complaint, or, online, a late start or an overdue wash. These devices are counted online or offline like the rest, as in the counters.',
+              )}
+            </Text>
           )}
         </Stack>
       )}

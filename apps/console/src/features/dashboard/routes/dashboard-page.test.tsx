@@ -115,13 +115,20 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     ]);
     expect(asked.stat).toEqual(['all']);
 
-    // The status circles (drawn just after the counters and the table) say in words what their
-    // colours show.
+    // The status circles (drawn just after the counters and the table) hold the devices the
+    // online and offline counters count, and say in words what their colours and shapes show: the
+    // devices needing attention among them, and why.
     const circles = screen.getByRole('region', { name: 'Статусы устройств' });
-    expect(await within(circles).findByText('Требует внимания: 3')).toBeInTheDocument();
+    expect(await within(circles).findByText('В сети: 5')).toBeInTheDocument();
     expect(within(circles).getByText('Не в сети: 2')).toBeInTheDocument();
-    expect(within(circles).getByText('В сети: 2')).toBeInTheDocument();
+    expect(within(circles).getByText('из них требуют внимания: 3')).toBeInTheDocument();
+    expect(
+      within(circles).getByRole('img', {
+        name: 'В сети: Посудомойка (Требует внимания), Печь 5 (Требует внимания), Печь 7 (Требует внимания), Печь 1, Печь 6',
+      }),
+    ).toBeInTheDocument();
     expect(within(circles).getByRole('img', { name: 'Не в сети: Печь 2, Фритюрница' })).toBeInTheDocument();
+    expect(within(circles).getByText(/^Требует внимания \(красный ромб\):/)).toBeInTheDocument();
 
     // The graph of the day: devices per hour of today in the browser's zone.
     expect(await screen.findByRole('figure', { name: 'Устройства по часам, шт.' })).toBeInTheDocument();
@@ -320,6 +327,7 @@ describe('the dashboard', { timeout: 30_000 }, () => {
         buildDeviceEvent({
           id: 41,
           device_id: 7,
+          device_name: 'Печь 7',
           title: 'Дверь открыта при нагреве',
           severity: 'critical',
           started_at: new Date(Date.now() - 3 * HOUR).toISOString(),
@@ -333,25 +341,42 @@ describe('the dashboard', { timeout: 30_000 }, () => {
         buildDeviceEvent({
           id: 40,
           device_id: 2,
+          device_name: 'Печь 2',
           title: 'Нет данных',
           started_at: new Date(Date.now() - 5 * HOUR).toISOString(),
         }),
       ],
+      eventsByType: {
+        2: [
+          // A fryer the statistics do not list (added since they were read): named all the same.
+          buildDeviceEvent({
+            id: 42,
+            device_id: 16,
+            device_name: 'Фритюрница у окна',
+            title: 'Масло перегрето',
+            started_at: new Date(Date.now() - HOUR).toISOString(),
+          }),
+        ],
+      },
     });
     await renderDashboard('/account/dashboard', {
       types: [buildDeviceType({ id: 1 }), buildDeviceType({ id: 2, slug: 'fryer', name: 'Фритюрница' })],
     });
     const feed = await screen.findByRole('list', { name: 'Активность' });
     await waitFor(() => expect(within(feed).getAllByRole('listitem')).toHaveLength(4));
-    const lines = within(feed)
-      .getAllByRole('listitem')
-      .map((item) => item.textContent);
-    expect(lines[0]).toContain('Подтвердил(а) Анна Повар: Дверь открыта при нагреве');
-    expect(lines[1]).toContain('Событие закрыто: Дверь открыта при нагреве');
-    expect(lines[2]).toContain('Событие открыто: Дверь открыта при нагреве');
-    expect(lines[3]).toContain('Событие открыто: Нет данных');
-    expect(lines[3]).toContain('Печь 2');
+    const lines = () =>
+      within(screen.getByRole('list', { name: 'Активность' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent);
+    expect(lines()[0]).toContain('Подтвердил(а) Анна Повар: Дверь открыта при нагреве');
+    expect(lines()[1]).toContain('Событие закрыто: Дверь открыта при нагреве');
+    expect(lines()[2]).toContain('Событие открыто: Дверь открыта при нагреве');
+    expect(lines()[3]).toContain('Событие открыто: Нет данных');
+    expect(lines()[3]).toContain('Печь 2');
     expect(asked.events[0]?.searchParams.get('page')).toBe('1');
+    expect(asked.events[0]?.searchParams.get('filters')).toBeNull();
+    await waitFor(() => expect(asked.preferGraph).toHaveLength(1));
+    expect(asked.preferGraph[0]?.searchParams.get('type')).toBeNull();
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Тип устройства' }));
     await userEvent.click(screen.getByRole('option', { name: 'Фритюрница' }));
@@ -367,6 +392,28 @@ describe('the dashboard', { timeout: 30_000 }, () => {
       ]),
     );
     expect(counterLinks()[1]).toHaveAttribute('href', '/account/devices?counter=offline&type=2');
+
+    // The graph and the activity follow the filter too, and the feed names the device by its name.
+    await waitFor(() => expect(asked.preferGraph.at(-1)?.searchParams.get('type')).toBe('2'));
+    await waitFor(() =>
+      expect(JSON.parse(asked.events.at(-1)?.searchParams.get('filters') ?? '{}')).toEqual({
+        device_type_id: { operator: '=', value: 2 },
+      }),
+    );
+    await waitFor(() => expect(lines()).toHaveLength(1));
+    expect(lines()[0]).toContain('Событие открыто: Масло перегрето');
+    expect(lines()[0]).toContain('Фритюрница у окна');
+    expect(lines()[0]).not.toContain('Устройство №');
+    expect(
+      within(screen.getByRole('list', { name: 'Активность' })).getByRole('link', {
+        name: 'Фритюрница у окна',
+      }),
+    ).toHaveAttribute('href', '/account/devices/16?tab=problems');
+    const circles = screen.getByRole('region', { name: 'Статусы устройств' });
+    await waitFor(() => expect(within(circles).getByText('Не в сети: 1')).toBeInTheDocument());
+    const problems = screen.getByRole('table', { name: 'Проблемы' });
+    expect(within(problems).getAllByRole('row').slice(1)).toHaveLength(1);
+    expect(within(problems).getByRole('link', { name: 'Фритюрница' })).toBeInTheDocument();
   });
 
   it('says so when the statistics cannot be loaded, and shows empty lists for an empty fleet', async () => {

@@ -70,7 +70,8 @@ const sameCircles = (a: readonly StatusCircle[] | undefined, b: readonly StatusC
     return (
       other !== undefined &&
       circle.id === other.id &&
-      circle.status === other.status &&
+      circle.online === other.online &&
+      circle.attention === other.attention &&
       circle.name === other.name
     );
   });
@@ -78,9 +79,9 @@ const sameCircles = (a: readonly StatusCircle[] | undefined, b: readonly StatusC
 /**
  * `/account/dashboard` (SPEC §1, §4; docs/dashboard.md): the six counters, each a link to the
  * devices it counts; the graph of the fleet's day (or one device's day, with its events); status
- * circles; the device table with a filter; the problems; the activity feed. One statistics
- * request feeds all but the graph and the feed; live updates patch it in place and the rules are
- * recomputed here, for the devices that changed only.
+ * circles; the device table with a filter; the problems; the activity feed. The device type filter
+ * narrows every one of them. One statistics request feeds all but the graph and the feed; live
+ * updates patch it in place and the rules are recomputed here, for the devices that changed only.
  */
 export function DashboardPage() {
   const { t } = useTranslation();
@@ -95,6 +96,9 @@ export function DashboardPage() {
   const stat = useDeviceStat(type);
   useLiveDashboard(true);
   const now = useServerNow(stat.data?.clockOffsetMs ?? 0);
+  // The graph reads the clock to the minute: a new statistics answer (a new offset) does not
+  // render it again.
+  const minute = now - (now % 60_000);
   const types = useReferenceList<DeviceType>(user, 'deviceTypes');
   const addresses = useReferenceList<Address>(user, 'addresses');
   const rooms = useReferenceList<Room>(user, 'rooms');
@@ -112,7 +116,12 @@ export function DashboardPage() {
   const circles = useStableValue(
     useMemo(
       () =>
-        rows?.map((row): StatusCircle => ({ id: row.device.id, name: row.device.name, status: row.status })),
+        rows?.map((row): StatusCircle => ({
+          id: row.device.id,
+          name: row.device.name,
+          online: !row.flags.offline,
+          attention: row.status === 'problem',
+        })),
       [rows],
     ),
     sameCircles,
@@ -125,8 +134,8 @@ export function DashboardPage() {
     () => deferredDevices && allProblems(deferredDevices, now),
     [deferredDevices, now],
   );
-  // The activity feed and the graph's device name read the answer as it is: the feed's events
-  // arrive on their own, and a name must not fall back to "Device № 2" while a render is deferred.
+  // The graph's device name reads the answer as it is: a name must not go missing while a render
+  // is deferred.
   const current = stat.data?.devices;
   const byId = useMemo(() => new Map((current ?? []).map((device) => [device.id, device])), [current]);
   const selected = selectedId === null ? null : (byId.get(selectedId) ?? null);
@@ -166,6 +175,8 @@ export function DashboardPage() {
         {showGraph && (
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <GraphSection
+              type={type}
+              now={minute}
               selected={selected}
               missing={!selected && selectedId !== null && current !== undefined}
               date={params.date}
@@ -186,7 +197,7 @@ export function DashboardPage() {
               <ProblemsList problems={failure ? [] : problems} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 5 }}>
-              <ActivityFeed devices={byId} />
+              <ActivityFeed type={type} />
             </Grid.Col>
           </>
         )}
@@ -230,12 +241,18 @@ const TypeFilter = memo(function TypeFilter({
  * `date` is the page's `date` parameter (empty: today).
  */
 const GraphSection = memo(function GraphSection({
+  type,
+  now,
   selected,
   missing,
   date: dateParam,
   report,
   setParams,
 }: {
+  /** The type filter's device type: the fleet graph counts its devices only. */
+  type: number | null;
+  /** The server's clock (epoch ms, to the minute): the fleet graph draws the hours begun by then. */
+  now: number;
   selected: DashboardDevice | null;
   /** A device was asked for (`?device=`) that the statistics do not hold. */
   missing: boolean;
@@ -295,7 +312,14 @@ const GraphSection = memo(function GraphSection({
           </Text>
         )}
         <Suspense fallback={<Skeleton height={320} />}>
-          <DashboardGraph date={date} timeZone={browserTimeZone()} device={selected} report={report} />
+          <DashboardGraph
+            date={date}
+            timeZone={browserTimeZone()}
+            type={type}
+            now={now}
+            device={selected}
+            report={report}
+          />
         </Suspense>
       </Stack>
     </Paper>

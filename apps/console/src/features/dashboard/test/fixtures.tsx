@@ -119,6 +119,8 @@ export function serveDashboard(
     devices?: DashboardDevice[];
     events?: DeviceEvent[];
     byType?: Record<number, DashboardDevice[]>;
+    /** The events of the devices of a type (`filters[device_type_id]`); none when missing. */
+    eventsByType?: Record<number, DeviceEvent[]>;
   } = {},
 ) {
   const asked = { stat: [] as string[], preferGraph: [] as URL[], events: [] as URL[] };
@@ -137,8 +139,15 @@ export function serveDashboard(
       return HttpResponse.json(preferGraphAnswer(url.searchParams.get('date') ?? '2026-11-23'));
     }),
     http.get('/api/devices/events', ({ request }) => {
-      asked.events.push(new URL(request.url));
-      return HttpResponse.json(pageOf(options.events ?? []));
+      const url = new URL(request.url);
+      asked.events.push(url);
+      const filters = JSON.parse(url.searchParams.get('filters') ?? '{}') as {
+        device_type_id?: { value: number };
+      };
+      const type = filters.device_type_id?.value;
+      return HttpResponse.json(
+        pageOf(type === undefined ? (options.events ?? []) : (options.eventsByType?.[type] ?? [])),
+      );
     }),
   );
   return asked;

@@ -13,12 +13,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import {
+  MIN_TEMPERATURE_SPAN,
   TelemetryChart,
   type TelemetryChartMarker,
   type TelemetryChartSeries,
 } from '../../../components/telemetry-chart';
 import { paths } from '../../../config/paths';
 import { useLiveSamples, withLiveTails } from '../../../lib/use-live-samples';
+import { useCurrentUser } from '../../auth/use-current-user';
 import { useLiveDashboard } from '../../dashboard/api/use-live-dashboard';
 import { SEVERITY_COLOURS, SEVERITY_HEX, useDashboardLabels } from '../../dashboard/dashboard-labels';
 import { useDeviceEvents } from '../../events/api/get-device-events';
@@ -108,6 +110,8 @@ export function DashboardPanel({
     [range.finish],
   );
   const reportsTemperature = type?.telemetry.includes('temperature') ?? true;
+  // The temperature report is a tab of the telemetry page, which needs its module.
+  const canReadTelemetry = useCurrentUser().acl_modules.some((module) => module.slug === 'telemetry');
   const washes = type?.telemetry.includes('wash') ?? false;
 
   const telemetry = useDeviceTelemetry(device.id, range);
@@ -176,6 +180,7 @@ export function DashboardPanel({
             <TelemetryChart
               title={t('Temperature today')}
               unit="°C"
+              minSpan={MIN_TEMPERATURE_SPAN}
               series={[chartLine(device.name, series, 'temperature')]}
               range={chartRange}
               gapMs={5 * MINUTE_MS}
@@ -184,6 +189,15 @@ export function DashboardPanel({
             />
           )}
         </SimpleGrid>
+      )}
+      {reportsTemperature && canReadTelemetry && (
+        <Anchor
+          component={Link}
+          to={paths.account.telemetry({ tab: 'temperature', devices: [device.id] })}
+          size="sm"
+        >
+          {t('Temperature report')}
+        </Anchor>
       )}
       {events && events.length > 0 && <DayEvents events={events} />}
 

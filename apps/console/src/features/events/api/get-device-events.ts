@@ -8,6 +8,8 @@ export interface DeviceEventFilters {
   severity?: EventSeverity | null;
   kind?: EventKind | null;
   device?: number | null;
+  /** The devices of one type (the dashboard's type filter). */
+  deviceType?: number | null;
   template?: number | null;
   /** Only events still open (`ended_at` is null). */
   openOnly?: boolean;
@@ -36,6 +38,7 @@ export function toServerEventFilters(filters: DeviceEventFilters = {}): Filters 
   if (filters.severity) server.severity = { operator: '=', value: filters.severity };
   if (filters.kind) server.kind = { operator: '=', value: filters.kind };
   if (filters.device != null) server.device_id = { operator: '=', value: filters.device };
+  if (filters.deviceType != null) server.device_type_id = { operator: '=', value: filters.deviceType };
   if (filters.template != null) server.template_id = { operator: '=', value: filters.template };
   const from = filters.from ?? null;
   const to = filters.to ?? null;

@@ -11,7 +11,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
@@ -23,6 +23,7 @@ import { useSearchParamsState, useSearchText } from '../../../lib/use-search-par
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
 import { downloadTelemetryCsv } from '../api/download-telemetry-csv';
+import { useDefaultDevices } from '../default-devices';
 import { useTelemetry, type TelemetryRequest } from '../api/get-telemetry';
 import { pointCount, toChartSeries, toRollupRows, toSampleRows } from '../telemetry-data';
 import {
@@ -42,7 +43,11 @@ import {
   type PeriodPreset,
 } from '../telemetry-view';
 import { DownloadButton } from './download-button';
-import { TelemetryChart, type TelemetryChartRange } from '../../../components/telemetry-chart';
+import {
+  MIN_TEMPERATURE_SPAN,
+  TelemetryChart,
+  type TelemetryChartRange,
+} from '../../../components/telemetry-chart';
 import { TelemetryDevicePicker } from './telemetry-device-picker';
 import { RollupTable, SampleTable } from './telemetry-table';
 
@@ -69,6 +74,17 @@ export function TelemetryPanel() {
   const periodLabelId = useId();
 
   const chosen = useMemo(() => parseDeviceIds(params.devices), [params.devices]);
+  // Opened without a choice: the devices with problems, or the first ones, are charted at once.
+  const {
+    ids: defaultIds,
+    pending: defaultPending,
+    done: defaultTaken,
+  } = useDefaultDevices(devices, params.devices === '');
+  useEffect(() => {
+    if (defaultIds === null) return;
+    defaultTaken();
+    if (defaultIds.length > 0) setParams({ devices: defaultIds.join(',') }, { replace: true });
+  }, [defaultIds, defaultTaken, setParams]);
   const { choice, period } = useMemo(
     () => periodOf({ period: params.period, start: params.start, finish: params.finish }, anchor),
     [params.period, params.start, params.finish, anchor],
@@ -174,6 +190,7 @@ export function TelemetryPanel() {
               addresses={addresses}
               value={chosen}
               onChange={(ids) => {
+                defaultTaken();
                 setZoom(null);
                 setParams({ devices: ids.join(','), samples_page: '1' });
               }}
@@ -255,7 +272,9 @@ export function TelemetryPanel() {
 
       <FormFailure failure={failure} fields={[]} />
 
-      {chosen.length === 0 ? (
+      {chosen.length === 0 && defaultPending ? (
+        <PageLoader inline />
+      ) : chosen.length === 0 ? (
         <Text c="dimmed" ta="center" py="xl" role="status">
           {t('Choose one or more devices to see their current and temperature.')}
         </Text>
@@ -287,6 +306,7 @@ export function TelemetryPanel() {
           <TelemetryChart
             title={t('Temperature')}
             unit="°C"
+            minSpan={MIN_TEMPERATURE_SPAN}
             series={temperatureSeries}
             range={chartRange}
             gapMs={GAP_MS[answer.resolution]}

@@ -1,5 +1,5 @@
-import type { TelemetryAnswer } from '@kontrol/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { DashboardDevice, TelemetryAnswer } from '@kontrol/contracts';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -103,13 +103,18 @@ describe('the telemetry page (SPEC §2: telemetry and notifications tabs)', { ti
   it('asks again when devices, the period or the resolution change, and keeps them in the URL', async () => {
     const asked = serveTelemetry(echoRollups(2));
     const { router } = await renderTelemetry('/account/telemetry', { devices });
+    // Opened without a choice: the first smart devices are charted (docs/telemetry.md).
+    await waitFor(() => expect(router.state.location.search).toBe('?devices=1%2C2'));
+
+    // Taken away, the choice stays empty: the default is not offered again.
+    const picker = screen.getByRole('combobox', { name: 'Устройства на графиках' });
+    await act(() => router.navigate('/account/telemetry'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(
       await screen.findByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
     ).toBeInTheDocument();
-    expect(asked).toHaveLength(0);
 
     // Only smart devices are offered.
-    const picker = screen.getByRole('combobox', { name: 'Устройства на графиках' });
     await userEvent.click(picker);
     expect(await screen.findByRole('option', { name: /Печь 1/ })).toBeInTheDocument();
     expect(screen.queryByRole('option', { name: /Стол/ })).toBeNull();
@@ -293,6 +298,138 @@ describe('the telemetry page (SPEC §2: telemetry and notifications tabs)', { ti
   });
 });
 
+/** A device as the dashboard statistics list it: online a minute ago, smart, no problem. */
+function statDevice(id: number, overrides: Partial<DashboardDevice> = {}): DashboardDevice {
+  return {
+    id,
+    name: `Устройство ${id}`,
+    type_id: 1,
+    address_id: 1,
+    room_id: 1,
+    is_smart: true,
+    template_id: 1,
+    shift_start: null,
+    time_zone: 'UTC',
+    last_online: { last_utc: new Date(Date.now() - 60_000).toISOString() },
+    work_start: { date: null, start: null },
+    wash_interval_hours: null,
+    last_wash_at: null,
+    state: 'idle',
+    current: 1,
+    temperature: 30,
+    open_events: 0,
+    open_severity: null,
+    problem_since: null,
+    ...overrides,
+  };
+}
+
+describe('the telemetry tab opened without a choice', { timeout: 30_000 }, () => {
+  // Eight smart ovens, 11 to 18, after a table that sends nothing.
+  const fleet = Array.from({ length: 8 }, (_, i) =>
+    buildDevice({ id: i + 11, name: `Печь ${i + 11}`, controller_id: `kc-${i + 11}` }),
+  );
+
+  it('charts the devices with problems, the most urgent first', async () => {
+    const asked = serveTelemetry(echoRollups(2));
+    const { router } = await renderTelemetry('/account/telemetry', {
+      devices: [plain, ...fleet],
+      stat: [
+        statDevice(12),
+        // An open critical event, an overdue wash, an open complaint; offline only is not charted.
+        statDevice(16, { open_events: 1, open_severity: 'critical', problem_since: STAMP }),
+        statDevice(14, { wash_interval_hours: 24, last_wash_at: null }),
+        statDevice(17, { open_complaints: 1 }),
+        statDevice(15, { last_online: { last_utc: null } }),
+      ],
+    });
+    await waitFor(() => expect(router.state.location.search).toBe('?devices=16%2C17%2C14'));
+    await waitFor(() => expect(asked.at(-1)?.get('devices')).toBe('16,17,14'));
+    expect(await screen.findByRole('figure', { name: 'Температура, °C' })).toBeInTheDocument();
+    expect(
+      screen.queryByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
+    ).toBeNull();
+  });
+
+  it('charts the first five smart devices when none has a problem', async () => {
+    const asked = serveTelemetry(echoRollups(2));
+    const { router } = await renderTelemetry('/account/telemetry', {
+      devices: [plain, ...fleet],
+      stat: fleet.map((device) => statDevice(device.id)),
+    });
+    await waitFor(() => expect(router.state.location.search).toBe('?devices=11%2C12%2C13%2C14%2C15'));
+    await waitFor(() => expect(asked.at(-1)?.get('devices')).toBe('11,12,13,14,15'));
+    const legend = within(await screen.findByRole('figure', { name: 'Ток, А' })).getByRole('list', {
+      name: 'Легенда: Ток',
+    });
+    expect(within(legend).getAllByRole('button')).toHaveLength(5);
+  });
+});
+
+describe('the temperature report tab', { timeout: 30_000 }, () => {
+  it('reports each day’s temperature, the time outside the type’s range and the hourly means', async () => {
+    const asked: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/devices/reports/temp', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        asked.push(params);
+        const finish = params.get('finish') ?? '';
+        const hour = Date.parse(`${finish}T10:00:00Z`);
+        return HttpResponse.json({
+          data: [
+            {
+              device_id: 1,
+              date: finish,
+              min: -1,
+              avg: 4.2,
+              max: 8,
+              range: { min: 0, max: 5 },
+              outside_minutes: 75,
+              hours: [
+                { start: new Date(hour).toISOString(), min: 3, avg: 5.5, max: 8, outside_minutes: 70 },
+                { start: new Date(hour + HOUR).toISOString(), min: -1, avg: -1, max: -1, outside_minutes: 5 },
+              ],
+            },
+          ],
+        });
+      }),
+    );
+    const fridge = buildDevice({ id: 1, name: 'Холодильник', controller_id: 'kc-1' });
+    await renderTelemetry('/account/telemetry?tab=temperature&devices=1', { devices: [fridge] });
+    expect(
+      await screen.findByRole('tab', { name: 'Отчёт по температуре', selected: true }),
+    ).toBeInTheDocument();
+
+    // The last seven days by default, today included, with the hours.
+    await waitFor(() => expect(asked).toHaveLength(1));
+    const query = asked[0];
+    expect(query?.get('ids')).toBe('1');
+    expect(query?.get('detail')).toBe('hours');
+    const days = Math.round(
+      (Date.parse(query?.get('finish') ?? '') - Date.parse(query?.get('start') ?? '')) / DAY,
+    );
+    expect(days).toBe(6);
+
+    const device = await screen.findByRole('region', { name: 'Холодильник' });
+    expect(device).toHaveTextContent('Диапазон его типа: 0…5 °C.');
+    expect(device).toHaveTextContent('Вне диапазона: 1 ч 15 мин.');
+    const table = within(device).getByRole('table', { name: 'Холодильник: температура по дням' });
+    const cells = within(within(table).getAllByRole('row')[1] as HTMLElement)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells.slice(1)).toEqual(['-1', '4,2', '8', '1 ч 15 мин']);
+    const chart = screen.getByRole('figure', { name: 'Средняя температура по часам, °C' });
+    expect(within(chart).getByRole('button', { name: /Холодильник/ })).toBeInTheDocument();
+
+    // Another first day: asked again.
+    const earlier = new Date(Date.parse(`${query?.get('finish') ?? ''}T00:00:00Z`) - 10 * DAY)
+      .toISOString()
+      .slice(0, 10);
+    fireEvent.change(screen.getByLabelText('Первый день'), { target: { value: earlier } });
+    await waitFor(() => expect(asked.at(-1)?.get('start')).toBe(earlier));
+  });
+});
+
 describe('the notifications tab', { timeout: 30_000 }, () => {
   it('lists the notifications, filters them on the server, and says when none match', async () => {
     const asked: URLSearchParams[] = [];
@@ -343,12 +480,12 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     expect(router.state.location.search).toBe('?tab=notifications&severity=critical&unread=1');
     expect(screen.queryByRole('table', { name: 'Уведомления' })).toBeNull();
 
-    // Back to the telemetry tab: nothing chosen there yet.
+    // Back to the telemetry tab: nothing chosen there yet, so its default choice is charted.
+    serveTelemetry(echoRollups(2));
     await userEvent.click(screen.getByRole('tab', { name: 'Телеметрия' }));
     await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('tab')).toBeNull());
-    expect(
-      await screen.findByText('Выберите одно или несколько устройств, чтобы увидеть их ток и температуру.'),
-    ).toBeInTheDocument();
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('devices')).toBe('1,2'));
+    expect(await screen.findByRole('figure', { name: 'Ток, А' })).toBeInTheDocument();
   });
 
   it('shows when what each tells of happened (the event’s start), not when it was written (issue 25, point 7)', async () => {

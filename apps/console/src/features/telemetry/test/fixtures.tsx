@@ -1,12 +1,21 @@
-import type { Address, AuthUser, Device, Notification, TelemetryAnswer } from '@kontrol/contracts';
+import type {
+  Address,
+  AuthUser,
+  DashboardDevice,
+  Device,
+  Notification,
+  TelemetryAnswer,
+} from '@kontrol/contracts';
+import { dashboardCounters } from '@kontrol/contracts';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, render, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { buildAddress } from '../../../test/entities';
-import { buildAuthUser } from '../../../test/server';
+import { buildAuthUser, server } from '../../../test/server';
 import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
 import { referenceKey } from '../../reference-data/resources';
 import { TelemetryPage } from '../routes/telemetry-page';
@@ -101,13 +110,28 @@ export function buildRollupAnswer(
 
 /**
  * The telemetry page inside a memory router whose account route knows `user`, with the devices
- * and addresses reference lists already in the cache as the account frame leaves them (SPEC §1).
+ * and addresses reference lists already in the cache as the account frame leaves them (SPEC §1),
+ * and the dashboard statistics (`stat`, none by default) that tell the devices with problems.
  */
 export async function renderTelemetry(
   url: string,
-  references: { devices?: Device[]; addresses?: Address[] } = {},
+  references: { devices?: Device[]; addresses?: Address[]; stat?: DashboardDevice[] } = {},
   user: AuthUser = buildAuthUser(['telemetry', 'devices', 'addresses']),
 ) {
+  const stat = references.stat ?? [];
+  server.use(
+    http.get('/api/devices/stat', () =>
+      HttpResponse.json({
+        data: {
+          devices: stat,
+          issues_count: 0,
+          bad_devices_for_templates: 0,
+          counters: dashboardCounters(stat, Date.now()),
+          now: new Date().toISOString(),
+        },
+      }),
+    ),
+  );
   queryClient.setQueryData(referenceKey('devices'), references.devices ?? []);
   queryClient.setQueryData(referenceKey('addresses'), references.addresses ?? [buildAddress()]);
   queryClient.setQueryData(referenceKey('deviceTypes'), []);
