@@ -224,7 +224,8 @@ describe('the ledger', () => {
     const res = await admin.get(`/api/users/balance_log/csv?filters=${filters}`, { 'accept-language': 'ru' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const rows: string[][] = parse(res.body, { bom: true });
+    // A Russian Excel's dialect: `;` between cells, decimal commas.
+    const rows: string[][] = parse(res.body, { bom: true, delimiter: ';' });
     expect(rows[0]).toEqual([
       'Дата',
       'Операция',
@@ -234,7 +235,7 @@ describe('the ledger', () => {
       'Тестовые деньги',
     ]);
     expect(rows).toHaveLength(2);
-    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500.5', '1500.5', '']);
+    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500,5', '1500,5', '']);
   });
 });
 

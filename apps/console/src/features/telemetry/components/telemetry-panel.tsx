@@ -65,6 +65,8 @@ export function TelemetryPanel() {
   // "Now" of the presets: held still so the request does not change on every render; "Refresh" moves it.
   const [anchor, setAnchor] = useState(presetAnchor);
   const [zoom, setZoom] = useState<TelemetryChartRange | null>(null);
+  // What "Download CSV" writes: the rows the screen shows, or every raw sample of the period.
+  const [csvContents, setCsvContents] = useState<'screen' | 'raw'>('screen');
   const tz = useMemo(browserTimeZone, []);
   const periodLabelId = useId();
 
@@ -231,13 +233,36 @@ export function TelemetryPanel() {
             <Button variant="default" onClick={refresh} disabled={!request} loading={isFetching}>
               {t('Refresh')}
             </Button>
+            <Select
+              label={t('CSV contents')}
+              data={[
+                {
+                  value: 'screen',
+                  label: t('As on the screen: {{resolution}}', {
+                    resolution: resolutionLabels[answer?.resolution ?? resolution],
+                  }),
+                },
+                { value: 'raw', label: t('Raw samples') },
+              ]}
+              value={csvContents}
+              onChange={(next) => setCsvContents(next === 'raw' ? 'raw' : 'screen')}
+              allowDeselect={false}
+              w={260}
+            />
             <DownloadButton
               label={t('Download CSV')}
               countRows
               disabled={chosen.length === 0 || problem !== null}
               download={(options) =>
                 downloadTelemetryCsv(
-                  { devices: chosen, start: period.start, finish: period.finish, tz },
+                  {
+                    devices: chosen,
+                    start: period.start,
+                    finish: period.finish,
+                    // The screen's own resolution once it has answered (`auto` resolved), else as asked.
+                    resolution: csvContents === 'raw' ? 'raw' : (answer?.resolution ?? resolution),
+                    tz,
+                  },
                   options,
                 )
               }
