@@ -66,15 +66,6 @@ export function billingMonth(now: number): string {
   return `${part('year')}-${part('month')}`;
 }
 
-/** The `count` months that have ended by `now` (billing months), the latest first. */
-export function endedMonths(now: number, count: number): string[] {
-  const [year = 1970, month = 1] = billingMonth(now).split('-').map(Number);
-  return Array.from({ length: count }, (_, i) => {
-    const index = year * 12 + (month - 1) - (i + 1);
-    return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-  });
-}
-
 /** A `YYYY-MM` month in words: «октябрь 2026 г.», "October 2026". */
 export function formatMonth(period: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
