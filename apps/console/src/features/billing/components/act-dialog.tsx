@@ -77,7 +77,7 @@ function ActForm({ periods, onClose }: { periods: readonly string[]; onClose: ()
     const act = result.document;
     const text = t('Act № {{number}} of {{date}} for {{period}}: {{amount}}.', {
       number: act.number,
-      date: formatDay(act.date, intlLocale()),
+      date: formatDay(act.date),
       period: act.period ? formatMonth(act.period, intlLocale()) : '',
       amount: money.format(act.amount),
     });

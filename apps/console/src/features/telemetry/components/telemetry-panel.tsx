@@ -1,18 +1,8 @@
 import { MAX_TELEMETRY_RANGE_DAYS, type Address, type Device, type Resolution } from '@kontrol/contracts';
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTimeField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { isoMoment } from '../../../config/paths';
@@ -196,20 +186,8 @@ export function TelemetryPanel() {
                 ]}
               />
             </Stack>
-            <TextInput
-              type="datetime-local"
-              label={t('From')}
-              value={startText}
-              onChange={(event) => setStartText(event.currentTarget.value)}
-              w={220}
-            />
-            <TextInput
-              type="datetime-local"
-              label={t('To')}
-              value={finishText}
-              onChange={(event) => setFinishText(event.currentTarget.value)}
-              w={220}
-            />
+            <DateTimeField label={t('From')} value={startText} onChange={setStartText} w={220} />
+            <DateTimeField label={t('To')} value={finishText} onChange={setFinishText} w={220} />
           </Group>
           <Group align="flex-end" gap="md">
             <Select
