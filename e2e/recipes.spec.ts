@@ -112,11 +112,11 @@ test.describe('recipes, sets and their deployment', () => {
       await first.getByRole('textbox', { name: 'Время, мин или мм:сс' }).fill('15');
 
       await page.getByRole('button', { name: 'Добавить шаг' }).click();
-      const second = page.getByRole('group', { name: 'Шаг 2: Пар' });
+      const second = page.getByRole('group', { name: 'Шаг 2: Конвекция' });
       await second.getByRole('textbox', { name: 'Время, мин или мм:сс' }).fill('5:30');
 
       await page.getByRole('button', { name: 'Добавить шаг' }).click();
-      const third = page.getByRole('group', { name: 'Шаг 3: Пар' });
+      const third = page.getByRole('group', { name: 'Шаг 3: Конвекция' });
       await third.getByRole('radio', { name: 'По температуре щупа' }).check();
       await third.getByRole('textbox', { name: 'Температура щупа, °C' }).fill('75');
       await third.getByRole('textbox', { name: 'Подсказка повару' }).fill('Вставьте щуп');
@@ -133,7 +133,7 @@ test.describe('recipes, sets and their deployment', () => {
       await expect(said('шаг 3: позиция 1 из 3.')).toBeAttached();
       await page.keyboard.press('Space');
       await expect(said('шаг 3: поставлено на позицию 1 из 3.')).toBeAttached();
-      const probe = page.getByRole('group', { name: 'Шаг 1: Пар' });
+      const probe = page.getByRole('group', { name: 'Шаг 1: Конвекция' });
       await expect(probe.getByRole('textbox', { name: 'Температура щупа, °C' })).toHaveValue('75');
 
       const curve = page.getByRole('figure', { name: 'Плановая температура' });
@@ -150,7 +150,7 @@ test.describe('recipes, sets and their deployment', () => {
       await page.getByRole('button', { name: 'Добавить рецепт' }).click();
       await expect(page).toHaveURL(/\/account\/recipes\/\d+$/);
       await expect(page.getByRole('heading', { level: 2, name: recipeName })).toBeVisible();
-      await expect(page.getByRole('group', { name: 'Шаг 1: Пар' })).toBeVisible();
+      await expect(page.getByRole('group', { name: 'Шаг 1: Конвекция' })).toBeVisible();
     });
 
     await test.step('the list shows its card in the set', async () => {

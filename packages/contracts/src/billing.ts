@@ -181,6 +181,13 @@ export const periodSchema = z
 
 /** `POST /api/payment/act/create`: the act of services for a month that has ended. */
 export const actCreateBodySchema = z.object({ period: periodSchema });
+
+/**
+ * `GET /api/payment/act/periods`: the months an act can be made for — ended (Moscow time) and
+ * with at least one daily charge —, newest first, as `YYYY-MM`.
+ */
+export const actPeriodsSchema = z.object({ data: z.object({ periods: z.array(z.string()) }) });
+export type ActPeriods = z.infer<typeof actPeriodsSchema>['data'];
 export type ActCreateBody = z.infer<typeof actCreateBodySchema>;
 
 export const billingDocumentSchema = z.object({

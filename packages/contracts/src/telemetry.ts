@@ -232,6 +232,16 @@ export const telemetryQuerySchema = z.object({
 });
 export type TelemetryQuery = z.output<typeof telemetryQuerySchema>;
 
+/**
+ * `GET /api/telemetry/csv`: the page's query, where `resolution` is what the file holds — raw
+ * samples (the default), or the minute, hour or day rollups the screen shows (`auto` picks as the
+ * page does).
+ */
+export const telemetryCsvQuerySchema = telemetryQuerySchema.extend({
+  resolution: z.enum(RESOLUTIONS).default('raw'),
+});
+export type TelemetryCsvQuery = z.output<typeof telemetryCsvQuerySchema>;
+
 const column = z.array(z.number().nullable());
 /**
  * One device's series, columnar (what uPlot draws): `t` the bucket starts (or sample times), and

@@ -1,10 +1,28 @@
+import type { Locale } from '@kontrol/contracts';
+
 /**
- * CSV as RFC 4180 writes it (comma, CRLF, quotes doubled), safe to open in a spreadsheet: a text
- * cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a formula
+ * CSV as RFC 4180 writes it (CRLF, quotes doubled), safe to open in a spreadsheet: a text cell
+ * that starts with `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a formula
  * (OWASP "CSV injection"), so it gets a leading apostrophe. Numbers are written as numbers.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+// A semicolon is quoted too, so one text reads the same in either dialect.
+const NEEDS_QUOTES = /[",;\r\n]/;
+
+/**
+ * How the reader's Excel opens a CSV by double-click: with Russian regional settings the list
+ * separator is `;` and the decimal separator `,` (a comma-separated file lands in one column and
+ * `12.5` becomes a date); with English ones, `,` and `.`.
+ */
+export interface CsvDialect {
+  separator: ',' | ';';
+  decimal: '.' | ',';
+}
+const DIALECTS: Record<Locale, CsvDialect> = {
+  ru: { separator: ';', decimal: ',' },
+  en: { separator: ',', decimal: '.' },
+};
+export const csvDialect = (locale: Locale): CsvDialect => DIALECTS[locale];
 
 /** Text a spreadsheet would read as a formula if typed in (the XLSX writer marks such cells too). */
 export const startsLikeFormula = (text: string) => FORMULA_START.test(text);
@@ -15,12 +33,14 @@ export function csvText(value: string | null | undefined): string {
   return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export function csvNumber(value: number | null | undefined): string {
-  return value === null || value === undefined || Number.isNaN(value) ? '' : String(value);
+export function csvNumber(value: number | null | undefined, decimal: CsvDialect['decimal'] = '.'): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '';
+  const text = String(value);
+  return decimal === '.' ? text : text.replace('.', decimal);
 }
 
-export function csvRow(cells: readonly string[]): string {
-  return `${cells.join(',')}\r\n`;
+export function csvRow(cells: readonly string[], separator: CsvDialect['separator'] = ','): string {
+  return `${cells.join(separator)}\r\n`;
 }
 
 /** Excel reads a UTF-8 CSV (Cyrillic names) correctly only with the byte order mark. */

@@ -135,15 +135,15 @@ describe('exports', () => {
     const rows = csvRows(response.rawPayload);
     expect(rows).toHaveLength(HOSTILE.length);
     for (const [index, text] of HOSTILE.entries()) {
-      const row = rows.find((r) => r.device_id === String(devices[index]?.id));
+      const row = rows.find((r) => r['Device ID'] === String(devices[index]?.id));
       expect(row, text).toBeDefined();
-      expect(row?.device).toBe(csvCell(text));
-      expect(row?.program).toBe(csvCell(text.slice(0, 64)));
-      expect(row?.error_code).toBe(csvCell(text.slice(0, 32)));
+      expect(row?.Device).toBe(csvCell(text));
+      expect(row?.Program).toBe(csvCell(text.slice(0, 64)));
+      expect(row?.['Error code']).toBe(csvCell(text.slice(0, 32)));
     }
     // No text cell of the file starts like a formula (numbers, such as a negative reading, are numbers).
     for (const row of rows)
-      for (const column of ['device', 'time', 'state', 'program', 'error_code'])
+      for (const column of ['Device', 'Time', 'UTC offset', 'State', 'Program', 'Error code'])
         expect(row[column] ?? '', `${column} of ${JSON.stringify(row)}`).not.toMatch(FORMULA_START);
   });
 
@@ -160,7 +160,11 @@ describe('exports', () => {
     for (const locale of ['ru', 'en']) {
       const response = await download(org, '/api/users/balance_log/csv', locale);
       expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-      const rows: string[][] = parse(response.rawPayload, { bom: true });
+      // Excel's dialect of the reader's language: `;` and decimal commas in Russian.
+      const rows: string[][] = parse(response.rawPayload, {
+        bom: true,
+        delimiter: locale === 'ru' ? ';' : ',',
+      });
       const [header, ...entries] = rows;
       expect(header).toHaveLength(6);
       const descriptions = entries.map((entry) => entry[2]);
@@ -169,7 +173,8 @@ describe('exports', () => {
         // Date, kind, description and the test-money mark are text; amount and balance are numbers
         // (a charge is negative).
         for (const cell of [...entry.slice(0, 3), ...entry.slice(5)]) expect(cell).not.toMatch(FORMULA_START);
-        for (const cell of entry.slice(3, 5)) expect(cell).toMatch(/^-?\d+(\.\d+)?$/);
+        for (const cell of entry.slice(3, 5))
+          expect(cell).toMatch(locale === 'ru' ? /^-?\d+(,\d+)?$/ : /^-?\d+(\.\d+)?$/);
       }
     }
   });
@@ -205,7 +210,7 @@ describe('exports', () => {
     if (!sheet) throw new Error('no sheet');
     const byTitle = new Map<string, ExcelJS.Row>();
     sheet.eachRow((row, number) => {
-      const title = row.getCell(4).value;
+      const title = row.getCell(5).value;
       if (number > 1 && typeof title === 'string') byTitle.set(title, row);
     });
     expect(byTitle.size).toBe(HOSTILE.length);
@@ -214,9 +219,9 @@ describe('exports', () => {
       const row = byTitle.get(text);
       expect(row, JSON.stringify(text)).toBeDefined();
       const cells = [
-        [row?.getCell(4), text],
-        [row?.getCell(5), `${text} body`],
-        [row?.getCell(6), devices[index]?.name],
+        [row?.getCell(5), text],
+        [row?.getCell(6), `${text} body`],
+        [row?.getCell(7), devices[index]?.name],
       ] as const;
       for (const [cell, expected] of cells) {
         expect(cell?.type, JSON.stringify(expected)).toBe(ExcelJS.ValueType.String);
@@ -241,9 +246,9 @@ describe('exports', () => {
         attributes: match[2] ?? '',
         content: match[3] ?? '',
       }));
-    // Columns D–F (title, text, device) below the header: every one of them hostile here.
+    // Columns E–G (title, text, device) below the header: every one of them hostile here.
     const textCells = cellsOf(sheetXml).filter(
-      (cell) => /^[DEF]\d+$/.test(cell.ref) && !/^[DEF]1$/.test(cell.ref),
+      (cell) => /^[EFG]\d+$/.test(cell.ref) && !/^[EFG]1$/.test(cell.ref),
     );
     expect(textCells.length).toBeGreaterThanOrEqual(HOSTILE.length * 3);
     for (const cell of textCells) {

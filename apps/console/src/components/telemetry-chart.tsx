@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { getLocale } from '../lib/i18n';
-import { intlLocale } from '../lib/format';
+import { formatDateTime, intlLocale } from '../lib/format';
 import classes from './telemetry-chart.module.css';
 
 /** One line of a {@link TelemetryChart}: a device's values over time. */
@@ -351,7 +351,7 @@ export function TelemetryChart({
     const locale = intlLocale();
     return {
       value: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }),
-      moment: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }),
+      moment: { format: (ms?: number) => formatDateTime(ms ?? Date.now(), { seconds: true }) },
       ticks: timeTicks(locale),
     };
     // `language`: the formats follow the interface language.

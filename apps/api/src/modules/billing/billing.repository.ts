@@ -129,6 +129,22 @@ export function chargesBetween(db: Kysely<Database>, organisationId: number, fro
     .execute();
 }
 
+/** The months (`YYYY-MM`) holding a charge of the organisation, newest first (from `charge:<day>`). */
+export async function chargedMonths(db: Kysely<Database>, organisationId: number): Promise<string[]> {
+  // `charge:YYYY-MM-DD`: the month is the 7 characters after the 7 of `charge:`.
+  const month = sql<string>`substr(reference, 8, 7)`;
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(month.as('period'))
+    .distinct()
+    .where('organisation_id', '=', organisationId)
+    .where('kind', '=', 'charge')
+    .where('reference', 'is not', null)
+    .orderBy('period', 'desc')
+    .execute();
+  return rows.map((row) => row.period);
+}
+
 /** SPEC §3: a device is smart when it has a controller or a current template. */
 function isSmart(eb: ExpressionBuilder<Database, 'devices'>) {
   return eb.or([

@@ -1,5 +1,6 @@
 import {
   actCreateBodySchema,
+  actPeriodsSchema,
   balanceLogExportQuerySchema,
   balanceLogPageSchema,
   balanceSchema,
@@ -32,6 +33,7 @@ import {
 } from './billing.repository.js';
 import { balanceLogCsv } from './billing-export.js';
 import {
+  actPeriods,
   createAct,
   createInvoice,
   toBillingDocument,
@@ -254,6 +256,18 @@ export async function billingRoutes(fastify: FastifyInstance) {
       );
       return reply.code(201).send({ data: document });
     },
+  });
+
+  app.get('/api/payment/act/periods', {
+    config: { access: 'billing', admin: true },
+    schema: {
+      tags,
+      summary: 'The months an act can be made for: ended (Moscow time) and with charges, newest first',
+      response: { 200: actPeriodsSchema },
+    },
+    handler: async (request) => ({
+      data: { periods: await actPeriods(app.db, currentUser(request).organisationId) },
+    }),
   });
 
   app.post('/api/payment/act/create', {

@@ -105,6 +105,7 @@ describe('the balance', () => {
     ] as const) {
       expect((await readerClient.post(url, body)).statusCode, url).toBe(403);
     }
+    expect((await readerClient.get('/api/payment/act/periods')).statusCode).toBe(403);
     expect((await outsiderClient.get('/api/users/balance')).statusCode).toBe(403);
     expect((await outsiderClient.post('/api/users/balance_log', { page: 1 })).statusCode).toBe(403);
     const anonymous = await TestClient.visitor(t.app);
@@ -224,7 +225,8 @@ describe('the ledger', () => {
     const res = await admin.get(`/api/users/balance_log/csv?filters=${filters}`, { 'accept-language': 'ru' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const rows: string[][] = parse(res.body, { bom: true });
+    // A Russian Excel's dialect: `;` between cells, decimal commas.
+    const rows: string[][] = parse(res.body, { bom: true, delimiter: ';' });
     expect(rows[0]).toEqual([
       'Дата',
       'Операция',
@@ -234,7 +236,7 @@ describe('the ledger', () => {
       'Тестовые деньги',
     ]);
     expect(rows).toHaveLength(2);
-    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500.5', '1500.5', '']);
+    expect(rows[1]?.slice(1)).toEqual(['Платёж', "'=cmd|evil", '1500,5', '1500,5', '']);
   });
 });
 
@@ -552,6 +554,10 @@ describe('acts', () => {
     expect(Object.keys(notEnded.json<Errors>().errors)).toEqual(['period']);
     expect((await admin.post('/api/payment/act/create', { period: '2026-13' })).statusCode).toBe(422);
     expect((await admin.post('/api/payment/act/create', { period: '2025-01' })).statusCode).toBe(422);
+    // No charge yet: no month to offer.
+    const periods = async () =>
+      (await admin.get('/api/payment/act/periods')).json<{ data: { periods: string[] } }>().data.periods;
+    expect(await periods()).toEqual([]);
 
     // Last month's last three days, two smart devices at 10 ₽ a day.
     const lastMonthDay = addDays(`${thisMonth}-01`, -1);
@@ -572,6 +578,15 @@ describe('acts', () => {
       .execute();
     // The job as it ran on the first day of this month.
     await postDailyCharges(t.db, { dailyRateKopecks: 1_000 }, billingDayStart(`${thisMonth}-01`) + 3_600_000);
+    // A charge of this month (not ended) is not offered; last month is.
+    await post(t.db, {
+      organisationId,
+      kind: 'charge',
+      amount: -1_000,
+      description: 'today',
+      reference: `charge:${thisMonth}-01`,
+    });
+    expect(await periods()).toEqual([period]);
 
     const made = await admin.post('/api/payment/act/create', { period });
     expect(made.statusCode, made.body).toBe(201);

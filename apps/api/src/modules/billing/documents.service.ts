@@ -12,6 +12,7 @@ import { FieldValidationError } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
 import { renderActPdf, renderInvoicePdf, type DocumentLine, type DocumentParty } from './billing-pdf.js';
 import {
+  chargedMonths,
   chargesBetween,
   findActForPeriod,
   findDetails,
@@ -203,6 +204,12 @@ export function periodDays(period: string): { first: string; last: string } {
   const [year = 0, month = 1] = period.split('-').map(Number);
   const next = month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`;
   return { first, last: addDays(next, -1) };
+}
+
+/** The months an act can be made for: ended (Moscow time) and charged, newest first. */
+export async function actPeriods(db: Kysely<Database>, organisationId: number, now = Date.now()) {
+  const current = billingDay(now).slice(0, 7);
+  return (await chargedMonths(db, organisationId)).filter((period) => period < current);
 }
 
 /**

@@ -12,6 +12,7 @@ import { attachment } from '../../lib/csv.js';
 import { FieldValidationError } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
 import { applyFilters, paginate } from '../../plugins/pagination.js';
+import { findDeviceZones } from '../telemetry/telemetry.repository.js';
 import { notificationsWorkbook } from './notifications.excel.js';
 import { NOTIFICATION_FILTERS, userNotifications, type NotificationRow } from './notifications.repository.js';
 import { markNotificationsRead, unreadNotifications } from './notifications.service.js';
@@ -70,7 +71,8 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
     config: { access: 'user' },
     schema: {
       tags,
-      summary: 'The filtered notifications as an Excel file (.xlsx), times in `tz`, streamed',
+      summary:
+        'The filtered notifications as an Excel file (.xlsx) in the request’s language, times at the device’s address (else in `tz`) with their offset, streamed',
       querystring: notificationsQuerySchema,
     },
     handler: async (request, reply) => {
@@ -87,7 +89,20 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', attachment(`notifications_${day}.xlsx`))
         .header('cache-control', 'no-store')
-        .send(notificationsWorkbook(query, { timeZone, locale: request.locale, log: request.log }));
+        .send(
+          notificationsWorkbook(query, {
+            timeZone,
+            locale: request.locale,
+            log: request.log,
+            deviceZones: async (ids) =>
+              new Map(
+                (await findDeviceZones(app.db, user.organisationId, ids)).map((row) => [
+                  row.id,
+                  row.time_zone,
+                ]),
+              ),
+          }),
+        );
     },
   });
 

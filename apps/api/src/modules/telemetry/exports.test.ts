@@ -24,17 +24,20 @@ async function signedIn(org: { admin: { email: string; password: string } }) {
   return client;
 }
 
+const HOUR = 3_600_000;
+
 describe('GET /api/telemetry/csv', () => {
-  it('streams every raw sample of the period, in chunks, readable by a CSV parser', async () => {
+  it('streams every raw sample of the period, in chunks, for a Russian Excel: `;`, decimal commas, words, the address time', async () => {
     const org = await buildOrganisation(t.db);
-    const device = await buildSmartDevice(t.db, org.organisationId);
+    // The address is in Yekaterinburg (UTC+5); the reader's browser is in Moscow.
+    const device = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'Asia/Yekaterinburg' });
     await t.db
       .updateTable('devices')
-      .set({ name: 'Печь "Север", зал 1' })
+      .set({ name: 'Печь "Север"; зал 1' })
       .where('id', '=', device.id)
       .execute();
     const now = Date.now();
-    const start = now - (now % 3_600_000) - 10 * 86_400_000;
+    const start = now - (now % HOUR) - 10 * 86_400_000;
     // 25 000 samples, one a second: more than two export chunks.
     const total = 25_000;
     for (let from = 0; from < total; from += 5_000) {
@@ -42,7 +45,7 @@ describe('GET /api/telemetry/csv', () => {
         device.credential,
         Array.from({ length: 5_000 }, (_, k) => ({
           ts: start + (from + k) * 1000,
-          current: (from + k) % 10,
+          current: ((from + k) % 10) + 0.5,
           temperature: 180,
           door_open: k % 2 === 0,
           state: 'cooking',
@@ -53,25 +56,146 @@ describe('GET /api/telemetry/csv', () => {
     const client = await signedIn(org);
     const res = await client.get(
       `/api/telemetry/csv?devices=${device.id}&start=${start}&finish=${start + total * 1000}&tz=Europe/Moscow`,
+      { 'accept-language': 'ru' },
     );
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="telemetry_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv"/,
     );
-    const rows = parse<Record<string, string>>(res.rawPayload, { bom: true, columns: true });
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf])); // the BOM
+    const table: string[][] = parse(res.rawPayload, { bom: true, delimiter: ';' });
+    const [header, ...rows] = table;
+    expect(header).toEqual([
+      '№ устройства',
+      'Устройство',
+      'Время',
+      'Смещение от UTC',
+      'Ток, А',
+      'Температура, °C',
+      'Дверь открыта',
+      'Состояние',
+      'Программа',
+      'Код ошибки',
+      'Температура в сердцевине, °C',
+      'Влажность, %',
+    ]);
     expect(rows).toHaveLength(total);
-    expect(rows[0]).toMatchObject({
-      device_id: String(device.id),
-      device: 'Печь "Север", зал 1',
-      time: new Date(start + 3 * 3_600_000).toISOString().slice(0, 19) + '+03:00',
-      current_a: '0',
-      temperature_c: '180',
-      door_open: '1',
-      state: 'cooking',
-    });
-    expect(rows[7]?.program).toBe('\'=HYPERLINK("http://evil")'); // not a formula in a spreadsheet
-    expect(rows[total - 1]?.current_a).toBe(String((total - 1) % 10));
+    const local = new Date(start + 5 * HOUR).toISOString();
+    expect(rows[0]).toEqual([
+      String(device.id),
+      'Печь "Север"; зал 1',
+      `${local.slice(0, 10)} ${local.slice(11, 19)}`,
+      'UTC+05:00',
+      '0,5',
+      '180',
+      'да',
+      'Готовка',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    expect(rows[1]?.[6]).toBe('нет');
+    expect(rows[7]?.[8]).toBe('\'=HYPERLINK("http://evil")'); // not a formula in a spreadsheet
+    expect(rows[total - 1]?.[4]).toBe(`${(total - 1) % 10},5`);
+  });
+
+  it('writes English with commas and decimal points for an English reader', async () => {
+    const org = await buildOrganisation(t.db);
+    // São Paulo keeps UTC-3 all year.
+    const device = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'America/Sao_Paulo' });
+    const ts = Date.now() - (Date.now() % HOUR) - HOUR;
+    const local = new Date(ts - 3 * HOUR).toISOString();
+    await ingest(device.credential, [
+      { ts, current: 12.25, temperature: -3.5, door_open: false, state: 'washing' },
+    ]);
+    const client = await signedIn(org);
+    const res = await client.get(
+      `/api/telemetry/csv?devices=${device.id}&start=${ts - HOUR}&finish=${ts + HOUR}`,
+      { 'accept-language': 'en' },
+    );
+    expect(res.statusCode).toBe(200);
+    const rows = parse<Record<string, string>>(res.rawPayload, { bom: true, columns: true });
+    expect(rows).toEqual([
+      {
+        'Device ID': String(device.id),
+        Device: expect.any(String) as string,
+        Time: `${local.slice(0, 10)} ${local.slice(11, 19)}`,
+        'UTC offset': 'UTC-03:00',
+        'Current, A': '12.25',
+        'Temperature, °C': '-3.5',
+        'Door open': 'no',
+        State: 'Washing',
+        Program: '',
+        'Error code': '',
+        'Core temperature, °C': '',
+        'Humidity, %': '',
+      },
+    ]);
+  });
+
+  it('writes the resolution the screen shows: a row per device and hour, minute or local day', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'Asia/Yekaterinburg' });
+    // 10:00 yesterday in Yekaterinburg (UTC+5 all year).
+    const today = Math.floor((Date.now() + 5 * HOUR) / 86_400_000) * 86_400_000 - 5 * HOUR;
+    const hour = today - 86_400_000 + 10 * HOUR;
+    const date = new Date(hour + 5 * HOUR).toISOString().slice(0, 10);
+    // Two hours, a sample every 10 minutes: the first hour cooking at 10 A and 200 °C, the second idle.
+    const samples = Array.from({ length: 12 }, (_, k) => ({
+      ts: hour + k * 600_000,
+      current: k < 6 ? 10 : 1,
+      temperature: k < 6 ? 200 : 50.5,
+      door_open: k === 0,
+      state: k < 6 ? ('cooking' as const) : ('idle' as const),
+    }));
+    await ingest(device.credential, samples);
+    const client = await signedIn(org);
+    const csv = async (resolution: string) => {
+      const res = await client.get(
+        `/api/telemetry/csv?devices=${device.id}&start=${hour}&finish=${hour + 2 * HOUR}&resolution=${resolution}&tz=Europe/Moscow`,
+        { 'accept-language': 'ru' },
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const rows: string[][] = parse(res.rawPayload, { bom: true, delimiter: ';' });
+      return { res, rows };
+    };
+
+    const hours = await csv('hour');
+    expect(hours.res.headers['content-disposition']).toMatch(
+      new RegExp(`filename="telemetry_hour_${date}_${date}\\.csv"`),
+    );
+    expect(hours.rows[0]).toEqual([
+      '№ устройства',
+      'Устройство',
+      'Время',
+      'Смещение от UTC',
+      'Замеров',
+      'Ток средний, А',
+      'Ток минимальный, А',
+      'Ток максимальный, А',
+      'Температура средняя, °C',
+      'Температура минимальная, °C',
+      'Температура максимальная, °C',
+      'В работе, %',
+      'Дверь открыта, %',
+    ]);
+    expect(hours.rows.slice(1).map((row) => row.slice(2))).toEqual([
+      [`${date} 10:00:00`, 'UTC+05:00', '6', '10', '10', '10', '200', '200', '200', '100', '16,7'],
+      [`${date} 11:00:00`, 'UTC+05:00', '6', '1', '1', '1', '50,5', '50,5', '50,5', '0', '0'],
+    ]);
+
+    const minutes = await csv('minute');
+    expect(minutes.rows).toHaveLength(1 + 12);
+    expect(minutes.rows[1]?.slice(2, 5)).toEqual([`${date} 10:00:00`, 'UTC+05:00', '1']);
+
+    const days = await csv('day');
+    expect(days.rows.slice(1).map((row) => row.slice(2, 6))).toEqual([
+      [`${date} 00:00:00`, 'UTC+05:00', '12', '5,5'],
+    ]);
+    // `auto` picks as the page does: two hours are raw samples.
+    expect((await csv('auto')).rows).toHaveLength(1 + 12);
   });
 
   it("answers 422 before any byte for another organisation's device", async () => {
@@ -91,7 +215,13 @@ describe('notifications', () => {
   async function notify(
     userId: number,
     organisationId: number,
-    extra: Partial<{ severity: 'info' | 'warning' | 'critical'; title: string; created_at: string }> = {},
+    extra: Partial<{
+      severity: 'info' | 'warning' | 'critical';
+      title: string;
+      created_at: string;
+      device_id: number;
+      read_at: string;
+    }> = {},
   ) {
     await t.db
       .insertInto('notifications')
@@ -102,10 +232,10 @@ describe('notifications', () => {
         severity: extra.severity ?? 'warning',
         title: extra.title ?? 'Ток выше нормы',
         body: 'Печь №1: 42 А при норме до 30 А',
-        device_id: null,
+        device_id: extra.device_id ?? null,
         event_id: null,
         created_at: extra.created_at ?? new Date().toISOString(),
-        read_at: null,
+        read_at: extra.read_at ?? null,
       })
       .execute();
   }
@@ -142,15 +272,19 @@ describe('notifications', () => {
     expect(badFilter.statusCode).toBe(422);
   });
 
-  it('exports them to an .xlsx that exceljs reads back, times in the asked zone', async () => {
+  it('exports them to an .xlsx that exceljs reads back: words in the reader’s language, times at the device’s address', async () => {
     const org = await buildOrganisation(t.db, { locale: 'ru' });
+    const oven = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'Asia/Novosibirsk' });
     await notify(org.admin.id, org.organisationId, {
       title: '=cmd|"/c calc"!A0',
       created_at: '2026-11-02T10:00:00.000Z',
     });
     await notify(org.admin.id, org.organisationId, {
       title: 'Мойка просрочена',
+      severity: 'critical',
       created_at: '2026-11-03T10:00:00.000Z',
+      device_id: oven.id,
+      read_at: '2026-11-03T11:30:00.000Z',
     });
     const client = await signedIn(org);
     const res = await client.get('/api/notifications/excel?tz=Asia/Yekaterinburg', {
@@ -165,19 +299,44 @@ describe('notifications', () => {
     expect(sheet?.getRow(1).values).toEqual([
       undefined,
       'Время',
+      'Смещение от UTC',
       'Важность',
       'Вид',
       'Заголовок',
       'Текст',
-      'Оборудование',
+      'Устройство',
       'Прочитано',
+      'Время прочтения',
     ]);
+    // The device's notification: its address is in Novosibirsk (UTC+7), read an hour and a half later.
     const second = sheet?.getRow(2);
-    expect(second?.getCell(4).value).toBe('Мойка просрочена');
-    expect((second?.getCell(1).value as Date).toISOString()).toBe('2026-11-03T15:00:00.000Z'); // 10:00 UTC is 15:00 there
+    expect((second?.getCell(1).value as Date).toISOString()).toBe('2026-11-03T17:00:00.000Z'); // 10:00 UTC is 17:00 there
+    expect(second?.getCell(2).value).toBe('UTC+07:00');
+    expect(second?.getCell(3).value).toBe('Авария');
+    expect(second?.getCell(4).value).toBe('Ток выше нормы');
+    expect(second?.getCell(5).value).toBe('Мойка просрочена');
+    expect(second?.getCell(8).value).toBe('да');
+    expect((second?.getCell(9).value as Date).toISOString()).toBe('2026-11-03T18:30:00.000Z');
+    // Without a device: the reader's zone; unread.
+    const third = sheet?.getRow(3);
+    expect((third?.getCell(1).value as Date).toISOString()).toBe('2026-11-02T15:00:00.000Z');
+    expect(third?.getCell(2).value).toBe('UTC+05:00');
+    expect(third?.getCell(3).value).toBe('Предупреждение');
+    expect(third?.getCell(8).value).toBe('нет');
+    expect(third?.getCell(9).value).toBeNull();
     // Exactly as stored: an inline string is never a formula (docs/security.md, "Exports").
-    expect(sheet?.getRow(3).getCell(4).value).toBe('=cmd|"/c calc"!A0');
-    expect(sheet?.getRow(3).getCell(4).type).toBe(ExcelJS.ValueType.String);
+    expect(third?.getCell(5).value).toBe('=cmd|"/c calc"!A0');
+    expect(third?.getCell(5).type).toBe(ExcelJS.ValueType.String);
     expect(sheet?.rowCount).toBe(3);
+
+    const english = await client.get('/api/notifications/excel?tz=UTC', { 'accept-language': 'en' });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(english.rawPayload as unknown as ArrayBuffer);
+    const row = book.getWorksheet('Notifications')?.getRow(2);
+    expect([3, 4, 8].map((cell) => row?.getCell(cell).value)).toEqual([
+      'Critical',
+      'Current above the norm',
+      'yes',
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import {
   lastOnlineQuerySchema,
   reportQuerySchema,
   telemetryAnswerSchema,
+  telemetryCsvQuerySchema,
   telemetryQuerySchema,
   temperatureAnswerSchema,
   temperatureQuerySchema,
@@ -53,14 +54,18 @@ export async function telemetryRoutes(fastify: FastifyInstance) {
     config: { access: 'telemetry' },
     schema: {
       tags: ['telemetry'],
-      summary: 'The raw samples of the period as a CSV file (UTF-8 with BOM, comma, times in `tz`), streamed',
-      querystring: telemetryQuerySchema,
+      summary:
+        'The raw samples of the period, or its minute, hour or day rollups (`resolution`), as a CSV file ' +
+        'for Excel in the request’s language (UTF-8 with BOM; `;` and decimal commas in Russian, `,` in ' +
+        'English; times at each device’s address with their offset), streamed',
+      querystring: telemetryCsvQuerySchema,
     },
     handler: async (request, reply) => {
       const { filename, stream } = await telemetryCsv(
         app.database,
         currentUser(request).organisationId,
         request.query,
+        request.locale,
       );
       return reply
         .type('text/csv; charset=utf-8')

@@ -118,7 +118,7 @@ function pushRollup(
 }
 
 /** Hours summed into the local days of `timeZone` that begin at `dayStarts` (sorted). */
-function sumIntoDays(rows: readonly RollupRow[], dayStarts: readonly number[]) {
+export function sumIntoDays(rows: readonly RollupRow[], dayStarts: readonly number[]) {
   const days = new Map<number, Omit<RollupRow, 'device_id' | 'bucket'>>();
   let index = 0;
   for (const row of rows) {
@@ -155,7 +155,7 @@ function sumIntoDays(rows: readonly RollupRow[], dayStarts: readonly number[]) {
 }
 
 /** The local days touching [start, finish) in `timeZone`, as the moments they begin. */
-function dayStartsOf(range: Range, timeZone: string): number[] {
+export function dayStartsOf(range: Range, timeZone: string): number[] {
   const first = localDateTime(range.start, timeZone).date;
   const last = localDateTime(range.finish - 1, timeZone).date;
   return datesBetween(first, last).map((date) => zonedDayStart(date, timeZone));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingMonth, endedMonths, formatKopecks, roublesToKopecks } from './billing-format';
+import { billingMonth, formatKopecks, roublesToKopecks } from './billing-format';
 import { historyFilters, parseKinds } from './history-filters';
 import { toLedgerServerFilters } from './api/get-balance-log';
 
@@ -21,11 +21,9 @@ describe('billing money and months', () => {
     expect(roublesToKopecks('')).toBeNull();
   });
 
-  it('offers the months that have ended in Moscow, the latest first', () => {
-    // 31 December 22:00 UTC is already 1 January in Moscow: December has ended there.
+  it('tells the billing month in Moscow', () => {
+    // 31 December 22:00 UTC is already 1 January in Moscow.
     expect(billingMonth(Date.parse('2026-12-31T22:00:00Z'))).toBe('2027-01');
-    expect(endedMonths(Date.parse('2026-12-31T22:00:00Z'), 3)).toEqual(['2026-12', '2026-11', '2026-10']);
-    expect(endedMonths(Date.parse('2027-02-10T12:00:00Z'), 3)).toEqual(['2027-01', '2026-12', '2026-11']);
   });
 
   it('reads the history filters from the address and sends them as SPEC §3 has them', () => {

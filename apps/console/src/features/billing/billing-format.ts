@@ -7,7 +7,7 @@ import {
 } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { intlLocale } from '../../lib/format';
+import { formatCalendarDate, intlLocale } from '../../lib/format';
 
 /**
  * Money and dates of the billing page (docs/billing.md): amounts are integer kopecks everywhere
@@ -66,15 +66,6 @@ export function billingMonth(now: number): string {
   return `${part('year')}-${part('month')}`;
 }
 
-/** The `count` months that have ended by `now` (billing months), the latest first. */
-export function endedMonths(now: number, count: number): string[] {
-  const [year = 1970, month = 1] = billingMonth(now).split('-').map(Number);
-  return Array.from({ length: count }, (_, i) => {
-    const index = year * 12 + (month - 1) - (i + 1);
-    return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
-  });
-}
-
 /** A `YYYY-MM` month in words: «октябрь 2026 г.», "October 2026". */
 export function formatMonth(period: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
@@ -82,11 +73,9 @@ export function formatMonth(period: string, locale: string): string {
   );
 }
 
-/** A calendar day (`YYYY-MM-DD`: documents, billing days) as the interface language writes it. */
-export function formatDay(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(`${day.slice(0, 10)}T00:00:00Z`),
-  );
+/** A calendar day (`YYYY-MM-DD…`: documents, billing days) in the console's one date format. */
+export function formatDay(day: string): string {
+  return formatCalendarDate(day.slice(0, 10));
 }
 
 /** The words of the billing page's kinds and statuses, in the interface language. */

@@ -1,31 +1,13 @@
-import { intlLocale } from '../../lib/format';
+import { formatDateTime, formatTime as sharedTime, intlLocale } from '../../lib/format';
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function format(kind: 'moment' | 'time'): Intl.DateTimeFormat {
-  const locale = intlLocale();
-  const key = `${locale}:${kind}`;
-  let cached = formats.get(key);
-  if (!cached) {
-    cached = new Intl.DateTimeFormat(
-      locale,
-      kind === 'moment'
-        ? { dateStyle: 'medium', timeStyle: 'short' }
-        : { hour: '2-digit', minute: '2-digit' },
-    );
-    formats.set(key, cached);
-  }
-  return cached;
-}
-
-/** A moment in a list: date and time in the interface language and the browser's zone. */
+/** A moment in a list: the console's one format (lib/format.ts), in the browser's zone. */
 export function formatMoment(moment: number | string): string {
-  return format('moment').format(typeof moment === 'string' ? Date.parse(moment) : moment);
+  return formatDateTime(moment);
 }
 
 /** A time of day (`HH:MM`) in the browser's zone. */
 export function formatTime(moment: number | string): string {
-  return format('time').format(typeof moment === 'string' ? Date.parse(moment) : moment);
+  return sharedTime(moment);
 }
 
 /** Today's date (`YYYY-MM-DD`) in the browser's zone. */

@@ -1,7 +1,7 @@
 import type { NotificationSeverity } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { intlLocale } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 
 /** Severity colours (theme colours), as the notifications tab marks them. */
 export const SEVERITY_COLOURS: Record<NotificationSeverity, string> = {
@@ -16,12 +16,9 @@ export function useSeverityLabels(): Record<NotificationSeverity, string> {
   return useMemo(() => ({ info: t('Information'), warning: t('Warning'), critical: t('Critical') }), [t]);
 }
 
-/** A notification's moment, short, in the interface language and the browser's time zone. */
+/** A notification's moment in the console's format, in the browser's time zone. */
 export function useFormatNotificationTime(): (iso: string) => string {
-  // A new formatter when the interface language changes.
+  // A new function when the interface language changes, so the list shows it again.
   const language = useTranslation().i18n.language;
-  return useMemo(() => {
-    const format = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
-    return (iso: string) => format.format(new Date(iso));
-  }, [language]);
+  return useMemo(() => (iso: string) => formatDateTime(iso), [language]);
 }

@@ -67,10 +67,14 @@ describe('steps and their type', () => {
 
 describe('the planned curve', () => {
   it('holds each step’s temperature for its time, core-probe steps for an assumed time', () => {
-    const first = { ...newStep(combi), temperature: 180, duration_seconds: '10' };
+    const first = {
+      ...withMode(newStep(combi), 'convection', combi),
+      temperature: 180,
+      duration_seconds: '10',
+    };
     const probe = { ...newStep(combi), temperature: 90, end: 'core' as const };
     const unread = { ...newStep(combi), temperature: '', duration_seconds: 'x' };
-    const curve = plannedCurve([first, probe, unread]);
+    const curve = plannedCurve([first, probe, unread], combi);
     expect(
       curve.segments.map(({ start, end, temperature, assumed }) => [start, end, temperature, assumed]),
     ).toEqual([
@@ -80,6 +84,38 @@ describe('the planned curve', () => {
     ]);
     expect(curve.total).toBe(600 + ASSUMED_CORE_STEP_SECONDS);
     expect(curve.assumed).toBe(ASSUMED_CORE_STEP_SECONDS);
+  });
+});
+
+describe('a new step', () => {
+  it('starts in the previous step’s mode, at that mode’s usual values, or in the type’s first mode', () => {
+    const combination = { ...withMode(newStep(combi), 'combination', combi), temperature: 210 };
+    expect(newStep(combi, combination)).toMatchObject({
+      mode: 'combination',
+      temperature: 160,
+      humidity: 50,
+      fan_speed: 3,
+      end: 'time',
+      duration_seconds: '10:00',
+    });
+    expect(newStep(combi)).toMatchObject({ mode: 'steam', temperature: 100 });
+    // A mode the type does not have (the type changed since): the type's first.
+    expect(newStep(fryer, combination)).toMatchObject({ mode: 'fry', temperature: 175 });
+  });
+});
+
+describe('the planned curve’s values', () => {
+  it('draws only what the server would take: a temperature in the mode’s range, a time in the step limit', () => {
+    const hot = { ...newStep(combi), mode: 'steam' as const, temperature: 2000, duration_seconds: '10' };
+    const long = { ...newStep(combi), temperature: 120, duration_seconds: '9999:00' };
+    const good = { ...newStep(combi), temperature: 120, duration_seconds: '5' };
+    const curve = plannedCurve([hot, long, good], combi);
+    expect(curve.segments.map(({ start, end, temperature }) => [start, end, temperature])).toEqual([
+      [0, 600, null],
+      [600, 600, 120],
+      [600, 900, 120],
+    ]);
+    expect(curve.total).toBe(900);
   });
 });
 

@@ -103,9 +103,20 @@ const clamp = (value: number, limits: { min: number; max: number }) =>
 let uidCounter = 0;
 const nextUid = () => `step-${(uidCounter += 1)}`;
 
-/** A new step: the type's first mode at its usual temperature, ten minutes. */
-export function newStep(rules: RecipeTypeRules | null): StepFormValue {
-  const mode = modesOf(rules)[0] ?? 'convection';
+/**
+ * A new step, ten minutes long: in the previous step's mode when there is one the type allows (a
+ * cook adds steps to the program being written, not to the type's list of modes), else in the
+ * type's first mode; at the mode's usual temperature, humidity and fan speed.
+ */
+export function newStep(
+  rules: RecipeTypeRules | null,
+  previous?: Pick<StepFormValue, 'mode'>,
+): StepFormValue {
+  const modes = modesOf(rules);
+  const mode =
+    previous && (rules === null || modes.includes(previous.mode))
+      ? previous.mode
+      : (modes[0] ?? 'convection');
   const limits = modeLimits(rules, mode);
   return {
     uid: nextUid(),
@@ -304,23 +315,35 @@ export interface PlannedCurve {
   assumed: number;
 }
 
+/** A step's temperature when its mode allows it on the type, else null (not drawn). */
+function validTemperature(step: StepFormValue, rules: RecipeTypeRules | null): number | null {
+  const temperature = numberOrNull(step.temperature);
+  const limits = modeLimits(rules, step.mode)?.temperature;
+  if (temperature === null || !limits) return temperature;
+  return temperature >= limits.min && temperature <= limits.max ? temperature : null;
+}
+
 /**
  * The planned cabinet temperature over the recipe's time, from the form as it stands: each step
  * holds its set temperature for its time; a core-probe step, whose length the probe decides, is
- * given an assumed length and marked. A step whose time does not read yet takes no time.
+ * given an assumed length and marked. Only what the server would take is drawn: a step whose time
+ * does not read or is out of range takes no time, and a temperature outside the mode's range on
+ * the type is no temperature (a typo of 2000 °C does not flatten the curve).
  */
-export function plannedCurve(steps: readonly StepFormValue[]): PlannedCurve {
+export function plannedCurve(steps: readonly StepFormValue[], rules: RecipeTypeRules | null): PlannedCurve {
   let clock = 0;
   let assumed = 0;
   const segments = steps.map((step, index) => {
     const core = step.end === 'core';
-    const length = core ? ASSUMED_CORE_STEP_SECONDS : (parseDuration(step.duration_seconds) ?? 0);
+    const timed =
+      durationProblem(step.duration_seconds) === null ? parseDuration(step.duration_seconds) : null;
+    const length = core ? ASSUMED_CORE_STEP_SECONDS : (timed ?? 0);
     const segment: CurveSegment = {
       number: index + 1,
       mode: step.mode,
       start: clock,
       end: clock + length,
-      temperature: numberOrNull(step.temperature),
+      temperature: validTemperature(step, rules),
       assumed: core,
     };
     clock += length;

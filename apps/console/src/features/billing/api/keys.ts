@@ -2,7 +2,7 @@ import type { Filters } from '@kontrol/contracts';
 
 /**
  * Query keys of the billing page: the balance (also read by the account frame's banner), the
- * ledger, the organisation's requisites, payments and documents.
+ * ledger, the organisation's requisites, payments and documents, and the months acts can be made for.
  */
 export const billingKeys = {
   all: ['billing'] as const,
@@ -17,4 +17,5 @@ export const billingKeys = {
   payment: (id: number) => ['billing', 'payment', id] as const,
   documents: () => ['billing', 'documents'] as const,
   documentsPage: (page: number) => ['billing', 'documents', page] as const,
+  actPeriods: () => ['billing', 'act-periods'] as const,
 };

@@ -2,23 +2,23 @@ import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
+import { PageLoader } from '../../../components/page-loader';
+import { toApiFailure } from '../../../lib/api-errors';
 import { intlLocale } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useCreateAct, type ActResult } from '../api/create-act';
-import { endedMonths, formatDay, formatMonth, useMoney } from '../billing-format';
+import { useActPeriods } from '../api/get-act-periods';
+import { formatDay, formatMonth, useMoney } from '../billing-format';
 import classes from '../billing.module.css';
-
-/** How far back the month list goes. */
-export const ACT_MONTHS = 24;
 
 interface ActValues extends Record<string, unknown> {
   period: string;
 }
 
 /**
- * «Акт за месяц» (admins): a month that has ended (Moscow time, as the server counts), then the
- * act of services for it with its download link; a month's act is made once, and asking again
- * gives the same act.
+ * «Акт за месяц» (admins): one of the months the server says an act can be made for (ended in
+ * Moscow time, with charges), then the act of services for it with its download link; a month's
+ * act is made once, and asking again gives the same act. With no such month it says so.
  */
 export function ActDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -29,24 +29,43 @@ export function ActDialog({ opened, onClose }: { opened: boolean; onClose: () =>
       title={t('Act for a month')}
       closeButtonProps={{ 'aria-label': t('Close') }}
     >
-      {opened && <ActForm onClose={onClose} />}
+      {opened && <ActPeriods onClose={onClose} />}
     </Modal>
   );
 }
 
-function ActForm({ onClose }: { onClose: () => void }) {
+/** The months with charges, then the form; or why there is none to choose. */
+function ActPeriods({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const { data: periods, error } = useActPeriods();
+  if (error) return <FormFailure failure={toApiFailure(error)} fields={[]} />;
+  if (!periods) return <PageLoader inline />;
+  if (periods.length === 0)
+    return (
+      <Stack gap="md">
+        <Alert color="blue" role="status">
+          {t('No ended month has charges yet, so there is no act to make.')}
+        </Alert>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-autofocus>
+            {t('Close')}
+          </Button>
+        </Group>
+      </Stack>
+    );
+  return <ActForm periods={periods} onClose={onClose} />;
+}
+
+function ActForm({ periods, onClose }: { periods: readonly string[]; onClose: () => void }) {
   const { t } = useTranslation();
   const money = useMoney();
   const create = useCreateAct();
   const [result, setResult] = useState<ActResult | null>(null);
   const months = useMemo(() => {
     const locale = intlLocale();
-    return endedMonths(Date.now(), ACT_MONTHS).map((period) => ({
-      value: period,
-      label: formatMonth(period, locale),
-    }));
+    return periods.map((period) => ({ value: period, label: formatMonth(period, locale) }));
     // Rebuilt when the language changes (`t` changes with it).
-  }, [t]);
+  }, [periods, t]);
   const { form, onSubmit, submitting, failure } = useApiForm<ActValues, ActResult>({
     initialValues: { period: months[0]?.value ?? '' },
     validate: (values): Record<string, string[]> => (values.period ? {} : { period: [t('Choose a month.')] }),
@@ -58,7 +77,7 @@ function ActForm({ onClose }: { onClose: () => void }) {
     const act = result.document;
     const text = t('Act № {{number}} of {{date}} for {{period}}: {{amount}}.', {
       number: act.number,
-      date: formatDay(act.date, intlLocale()),
+      date: formatDay(act.date),
       period: act.period ? formatMonth(act.period, intlLocale()) : '',
       amount: money.format(act.amount),
     });
@@ -94,7 +113,7 @@ function ActForm({ onClose }: { onClose: () => void }) {
           required
           allowDeselect={false}
           data={months}
-          description={t('Acts are made for months that have ended.')}
+          description={t('Acts are made for ended months that have charges.')}
           data-autofocus
           {...form.getInputProps('period')}
         />

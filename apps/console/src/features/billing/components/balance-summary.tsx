@@ -2,7 +2,6 @@ import type { Balance } from '@kontrol/contracts';
 import { Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { intlLocale } from '../../../lib/format';
 import { formatDay, useMoney } from '../billing-format';
 import classes from '../billing.module.css';
 
@@ -47,9 +46,7 @@ export function BalanceSummary({ balance, actions }: { balance: Balance; actions
             {t('VAT {{percent}} % is included in the prices.', { percent: balance.vat_percent })}
           </List.Item>
           {balance.last_charge_date && (
-            <List.Item>
-              {t('Last charge: {{date}}', { date: formatDay(balance.last_charge_date, intlLocale()) })}
-            </List.Item>
+            <List.Item>{t('Last charge: {{date}}', { date: formatDay(balance.last_charge_date) })}</List.Item>
           )}
         </List>
         <TopUpNote topUp={balance.top_up} />

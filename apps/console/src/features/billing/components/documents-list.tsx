@@ -44,7 +44,7 @@ export function DocumentsList() {
         id: 'date',
         header: t('Date'),
         width: 'minmax(7rem, 1fr)',
-        cell: (row) => formatDay(row.date, locale),
+        cell: (row) => formatDay(row.date),
       },
       {
         id: 'amount',

@@ -63,8 +63,8 @@ describe('the billing page: history tab', { timeout: 30_000 }, () => {
       },
     };
     expect(asked.ledger[0]).toEqual({ page: 2, per_page: 25, filters });
-    expect(screen.getByLabelText('С')).toHaveValue('2026-11-01');
-    expect(screen.getByLabelText('По')).toHaveValue('2026-11-30');
+    expect(screen.getByLabelText('С')).toHaveValue('01.11.2026');
+    expect(screen.getByLabelText('По')).toHaveValue('30.11.2026');
     expect(screen.getByText('Найдено: 60')).toBeInTheDocument();
 
     // Another page: the same filters.
@@ -89,7 +89,7 @@ describe('the billing page: history tab', { timeout: 30_000 }, () => {
     // Only a start: `>=`; no filters at all: none sent.
     await userEvent.click(screen.getByRole('button', { name: 'Сбросить фильтры' }));
     await waitFor(() => expect(asked.ledger.at(-1)).toEqual({ page: 1, per_page: 25 }));
-    await userEvent.type(screen.getByLabelText('С'), '2026-11-10');
+    await userEvent.type(screen.getByLabelText('С'), '10.11.2026');
     await waitFor(() =>
       expect(asked.ledger.at(-1)).toEqual({
         page: 1,

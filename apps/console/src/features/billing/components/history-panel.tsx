@@ -1,12 +1,13 @@
 import { LEDGER_KINDS, type LedgerEntry } from '@kontrol/contracts';
-import { Badge, Box, Button, Group, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Box, Button, Group, MultiSelect, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { DateField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime, intlLocale } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { toLedgerServerFilters, useBalanceLog } from '../api/get-balance-log';
 import { useBillingLabels, useMoney } from '../billing-format';
@@ -39,13 +40,12 @@ export function HistoryPanel() {
   );
 
   const columns = useMemo<DataTableColumn<LedgerEntry>[]>(() => {
-    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       {
         id: 'created_at',
         header: t('Date'),
         width: 'minmax(9rem, 1fr)',
-        cell: (row) => time.format(new Date(row.created_at)),
+        cell: (row) => formatDateTime(row.created_at),
       },
       {
         id: 'kind',
@@ -112,18 +112,8 @@ export function HistoryPanel() {
           clearable
           clearButtonProps={{ 'aria-label': t('Clear') }}
         />
-        <TextInput
-          type="date"
-          label={t('From')}
-          value={fromText}
-          onChange={(event) => setFromText(event.currentTarget.value)}
-        />
-        <TextInput
-          type="date"
-          label={t('To')}
-          value={toText}
-          onChange={(event) => setToText(event.currentTarget.value)}
-        />
+        <DateField label={t('From')} value={fromText} onChange={setFromText} clearable />
+        <DateField label={t('To')} value={toText} onChange={setToText} clearable />
       </SimpleGrid>
       <Group justify="space-between" align="flex-start">
         <Group gap="md">

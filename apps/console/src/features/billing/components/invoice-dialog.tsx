@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { paths } from '../../../config/paths';
-import { intlLocale } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useCreateInvoice } from '../api/create-invoice';
 import { formatDay, roublesToKopecks, useMoney } from '../billing-format';
@@ -68,7 +67,7 @@ export function InvoiceForm({ onClose, limits }: { onClose: () => void; limits: 
         >
           {t('Invoice № {{number}} of {{date}} for {{amount}}, VAT {{vat}} included.', {
             number: invoice.number,
-            date: formatDay(invoice.date, intlLocale()),
+            date: formatDay(invoice.date),
             amount: money.format(invoice.amount),
             vat: money.format(invoice.vat),
           })}

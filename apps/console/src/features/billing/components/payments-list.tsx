@@ -3,7 +3,7 @@ import { Badge } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DataTableColumn } from '../../../components/data-table';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { usePayments } from '../api/get-payments';
 import { PAYMENT_STATUS_COLOURS, useBillingLabels, useMoney } from '../billing-format';
 import classes from '../billing.module.css';
@@ -18,14 +18,13 @@ export function PaymentsList() {
   const query = usePayments(page);
 
   const columns = useMemo<DataTableColumn<Payment>[]>(() => {
-    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       { id: 'number', header: t('Payment'), width: 'minmax(6rem, 0.7fr)', cell: (row) => `№ ${row.id}` },
       {
         id: 'created_at',
         header: t('Created'),
         width: 'minmax(9rem, 1fr)',
-        cell: (row) => time.format(new Date(row.created_at)),
+        cell: (row) => formatDateTime(row.created_at),
       },
       {
         id: 'amount',
@@ -48,7 +47,7 @@ export function PaymentsList() {
         id: 'completed_at',
         header: t('Completed'),
         width: 'minmax(9rem, 1fr)',
-        cell: (row) => (row.completed_at ? time.format(new Date(row.completed_at)) : '—'),
+        cell: (row) => (row.completed_at ? formatDateTime(row.completed_at) : '—'),
       },
     ];
   }, [t, labels, money]);

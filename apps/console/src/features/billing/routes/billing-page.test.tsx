@@ -359,10 +359,14 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
     expect(sent).toEqual([{ amount: 200_000 }, { amount: 200_000 }]);
   });
 
-  it('makes the act of an ended month, or gives the one made before', async () => {
+  it('makes the act of an ended month with charges, or gives the one made before', async () => {
     serveBilling();
     const periods: unknown[] = [];
     server.use(
+      // September had no charges: it is not offered.
+      http.get('/api/payment/act/periods', () =>
+        HttpResponse.json({ data: { periods: ['2026-10', '2026-08'] } }),
+      ),
       http.post('/api/payment/act/create', async ({ request }) => {
         const body = (await request.json()) as { period: string };
         periods.push(body);
@@ -379,11 +383,14 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
     await renderBilling();
     await userEvent.click(await screen.findByRole('button', { name: 'Акт за месяц' }));
     const dialog = await screen.findByRole('dialog', { name: 'Акт за месяц' });
-    // The latest ended month is chosen; the current one is not offered.
-    const month = within(dialog).getByRole('combobox', { name: /Месяц/ });
+    // The latest month with charges is chosen; only months with charges are offered.
+    const month = await within(dialog).findByRole('combobox', { name: /Месяц/ });
     expect(month).toHaveValue('октябрь 2026 г.');
     fireEvent.click(month);
-    expect(screen.queryByRole('option', { name: 'ноябрь 2026 г.' })).toBeNull();
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      'октябрь 2026 г.',
+      'август 2026 г.',
+    ]);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Сформировать акт' }));
     expect(await within(dialog).findByText('Акт готов')).toBeInTheDocument();
     expect(within(dialog).getByRole('link', { name: 'Скачать акт (PDF)' })).toBeInTheDocument();
@@ -395,5 +402,25 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
     await userEvent.click(within(again).getByRole('button', { name: 'Сформировать акт' }));
     expect(await within(again).findByText('Акт за этот месяц уже был составлен')).toBeInTheDocument();
     expect(periods).toEqual([{ period: '2026-10' }, { period: '2026-10' }]);
+  });
+
+  it('says so when no ended month has charges, and offers no month', async () => {
+    serveBilling();
+    server.use(http.get('/api/payment/act/periods', () => HttpResponse.json({ data: { periods: [] } })));
+    await renderBilling();
+    await userEvent.click(await screen.findByRole('button', { name: 'Акт за месяц' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Акт за месяц' });
+    expect(
+      await within(dialog).findByText(
+        'Ни в одном закончившемся месяце ещё не было начислений — акт составлять не за что.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByRole('combobox', { name: /Месяц/ })).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: 'Сформировать акт' })).toBeNull();
+    // The dialog's own button (the header's cross has the same name).
+    const close = within(dialog).getAllByRole('button', { name: 'Закрыть' }).at(-1);
+    if (!close) throw new Error('no close button');
+    await userEvent.click(close);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

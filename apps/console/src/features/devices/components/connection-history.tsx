@@ -3,7 +3,7 @@ import { Box, Group, Paper, Text, Title, Tooltip } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '../../../components/page-loader';
-import { intlLocale } from '../../../lib/format';
+import { formatTime } from '../../../lib/format';
 import { useOnlineIntervals } from '../api/get-device-reports';
 import { useNow } from './use-now';
 
@@ -22,7 +22,6 @@ export function ConnectionHistory({ device }: { device: Device }) {
     return { start: finish - PERIOD_MS, finish };
   }, [now]);
   const { data, isPending } = useOnlineIntervals(device.id, range, device.is_smart);
-  const time = new Intl.DateTimeFormat(intlLocale(), { hour: '2-digit', minute: '2-digit' });
 
   const spans = (data?.intervals ?? []).map((interval) => {
     const start = Date.parse(interval.start);
@@ -51,7 +50,7 @@ export function ConnectionHistory({ device }: { device: Device }) {
           {spans.map((span) => (
             <Tooltip
               key={span.start}
-              label={`${span.online ? t('Online') : t('Offline')} ${time.format(span.from)}–${time.format(span.to)}`}
+              label={`${span.online ? t('Online') : t('Offline')} ${formatTime(span.from)}–${formatTime(span.to)}`}
             >
               <Box
                 data-online={span.online}
@@ -68,7 +67,7 @@ export function ConnectionHistory({ device }: { device: Device }) {
       )}
       <Group justify="space-between" mt={4}>
         <Text size="xs" c="dimmed">
-          {time.format(range.start)}
+          {formatTime(range.start)}
         </Text>
         <Text size="xs" c="dimmed">
           {t('now')}

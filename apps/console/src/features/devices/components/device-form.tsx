@@ -28,6 +28,7 @@ import {
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
+import { DateField } from '../../../components/date-fields';
 import { useApiForm } from '../../../lib/use-api-form';
 
 /** The form's fields: the keys of `deviceBodySchema`, so the server's 422 messages land under them. */
@@ -272,10 +273,10 @@ export function DeviceForm({
               allowNegative={false}
               {...form.getInputProps('service_interval_days')}
             />
-            <TextInput
+            <DateField
               label={t('Next service date')}
               name="next_service_date"
-              type="date"
+              clearable
               {...form.getInputProps('next_service_date')}
             />
           </SimpleGrid>

@@ -58,9 +58,8 @@ describe('the device’s limits on its connection tab', { timeout: 30_000 }, () 
     const mark = await within(section).findByRole('alert');
     expect(mark).toHaveTextContent('Отправляет больше лимита');
     const time = new Intl.DateTimeFormat('ru-RU', { hour: '2-digit', minute: '2-digit' }).format(lastRefused);
-    const day = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
-      now,
-    );
+    // The console's one date format (lib/format.ts): 27.11.2026.
+    const day = new Date(now).toISOString().slice(0, 10).split('-').reverse().join('.');
     expect(mark).toHaveTextContent(
       `Отклонено сообщений за ${day} (UTC): 1 234, последнее в ${time}: больше 2 показаний в секунду.`,
     );

@@ -2,7 +2,7 @@ import type { Device, DeviceIngestDay, DeviceLimitReason, DeviceLimits } from '@
 import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '../../../components/page-loader';
-import { formatNumber, intlLocale } from '../../../lib/format';
+import { formatCalendarDate, formatNumber, formatTime } from '../../../lib/format';
 import { useDeviceLimits } from '../api/get-device-limits';
 import { useNow } from './use-now';
 
@@ -46,8 +46,6 @@ export function DeviceLimitsPanel({ device }: { device: Device }) {
   if (isError) return null; // the rest of the tab does not depend on it
   const excess = data ? recentExcess(data.days, now) : undefined;
   const todays = data?.days.find((day) => day.day === today);
-  const time = new Intl.DateTimeFormat(intlLocale(), { hour: '2-digit', minute: '2-digit' });
-  const date = new Intl.DateTimeFormat(intlLocale(), { day: 'numeric', month: 'long', timeZone: 'UTC' });
 
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="device-limits">
@@ -63,8 +61,8 @@ export function DeviceLimitsPanel({ device }: { device: Device }) {
               <Text size="sm">
                 {t('{{refused}} messages refused on {{day}} (UTC), the last at {{time}}: {{reason}}.', {
                   refused: formatNumber(excess.refused),
-                  day: date.format(Date.parse(`${excess.day}T00:00:00Z`)),
-                  time: time.format(Date.parse(excess.last_refused_at ?? '')),
+                  day: formatCalendarDate(excess.day),
+                  time: formatTime(excess.last_refused_at ?? ''),
                   reason: reasonText(excess.last_reason, data.limits),
                 })}
               </Text>

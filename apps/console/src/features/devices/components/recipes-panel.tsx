@@ -22,7 +22,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { NoRecords } from '../../../components/no-records';
 import { paths } from '../../../config/paths';
 import { toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useDeleteBinds } from '../../recipes/api/delete-binds';
 import { useDeploySet } from '../../recipes/api/deploy-set';
@@ -109,7 +109,6 @@ export function RecipesPanel({ device, type }: { device: Device; type: DeviceTyp
   const chosen = [...selected].filter((id) => present.has(id));
   const failed = binds.filter((bind) => bind.state === 'failed');
   const count = (state: RecipeBind['state']) => binds.filter((bind) => bind.state === state).length;
-  const date = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 
   const toggle = (id: number, on: boolean) =>
     setSelected((current) => {
@@ -351,7 +350,7 @@ export function RecipesPanel({ device, type }: { device: Device; type: DeviceTyp
                         )}
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm">{date.format(new Date(bind.updated_at))}</Text>
+                        <Text size="sm">{formatDateTime(bind.updated_at)}</Text>
                       </Table.Td>
                     </Table.Tr>
                   );

@@ -22,6 +22,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteModal } from '../../../components/confirm-delete';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { DateField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { useApiForm } from '../../../lib/use-api-form';
@@ -198,7 +199,7 @@ function ServiceEntryForm({ deviceId }: { deviceId: number }) {
             </Text>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('Date')} name="date" type="date" required {...form.getInputProps('date')} />
+            <DateField label={t('Date')} name="date" required {...form.getInputProps('date')} />
             <Select
               label={t('Kind of work')}
               name="kind"

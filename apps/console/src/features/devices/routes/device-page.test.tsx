@@ -434,11 +434,12 @@ describe('the device page', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: 'Журнал обслуживания' });
     expect(within(table).getByText('Заменили тэн')).toBeInTheDocument();
     expect(within(table).getByText('Ремонт')).toBeInTheDocument();
-    expect(screen.getByText('1 дек. 2026 г.')).toBeInTheDocument();
+    expect(screen.getByText('01.12.2026')).toBeInTheDocument();
 
-    const date = screen.getByLabelText(/^Дата/, { selector: 'input[type="date"]' });
+    // A date typed as Russian writes it (a Mantine date field, not the browser's own).
+    const date = screen.getByRole('textbox', { name: /^Дата/ });
     await userEvent.clear(date);
-    await userEvent.type(date, '2026-11-05');
+    await userEvent.type(date, '05.11.2026');
     await userEvent.type(screen.getByRole('textbox', { name: /Исполнитель/ }), 'Иван Мастер');
     await userEvent.click(screen.getByRole('button', { name: 'Добавить запись' }));
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
@@ -450,9 +451,9 @@ describe('the device page', { timeout: 30_000 }, () => {
       note: null,
     });
 
-    await userEvent.click(screen.getByRole('button', { name: /Удалить запись от 1 окт\. 2026/ }));
+    await userEvent.click(screen.getByRole('button', { name: /Удалить запись от 01\.10\.2026/ }));
     const dialog = await screen.findByRole('dialog', {
-      name: /Удалить запись об обслуживании от 1 окт\. 2026/,
+      name: /Удалить запись об обслуживании от 01\.10\.2026/,
     });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
     await waitFor(() => expect(within(table).queryByText('Заменили тэн')).toBeNull());

@@ -1,9 +1,10 @@
 import type { Address, Device, Room } from '@kontrol/contracts';
-import { Alert, Fieldset, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Fieldset, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../components/date-fields';
 import { toApiFailure } from '../../../lib/api-errors';
-import { intlLocale, zonedToday } from '../../../lib/format';
+import { formatCalendarDate, zonedToday } from '../../../lib/format';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
 import { useCurrentReport } from '../api/get-current-report';
@@ -87,9 +88,7 @@ export function NormPreview({
   );
   const dayLabel = useMemo(() => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
-    return new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(`${date}T00:00:00Z`),
-    );
+    return formatCalendarDate(date);
   }, [date]);
 
   return (
@@ -112,13 +111,7 @@ export function NormPreview({
             placeholder={options.length === 0 ? t('No devices of this type') : undefined}
             w={{ base: '100%', sm: 280 }}
           />
-          <TextInput
-            type="date"
-            label={t('Day')}
-            value={date}
-            onChange={(event) => setDate(event.currentTarget.value)}
-            w={{ base: '100%', sm: 180 }}
-          />
+          <DateField label={t('Day')} value={date} onChange={setDate} w={{ base: '100%', sm: 180 }} />
           {isFetching && <Loader size="sm" aria-label={t('Loading…')} />}
         </Group>
         {deviceId === null ? (

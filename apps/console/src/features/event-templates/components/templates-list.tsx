@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { ConfirmDeleteModal } from '../../../components/confirm-delete';
 import { DataTable, type DataTableColumn, type DataTableSort } from '../../../components/data-table';
 import { paths } from '../../../config/paths';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
@@ -53,7 +53,6 @@ export function TemplatesList() {
   }, [templates, types, search]);
   const sort = useMemo(() => parseSort(params.sort), [params.sort]);
   const columns = useMemo<DataTableColumn<TemplateRow>[]>(() => {
-    const date = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'medium', timeStyle: 'short' });
     return [
       {
         id: 'name',
@@ -94,7 +93,7 @@ export function TemplatesList() {
         header: t('Updated'),
         width: 'minmax(10rem, 1fr)',
         sortValue: (row) => Date.parse(row.template.updated_at),
-        cell: (row) => date.format(new Date(row.template.updated_at)),
+        cell: (row) => formatDateTime(row.template.updated_at),
       },
       {
         id: 'actions',

@@ -28,7 +28,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime, intlLocale } from '../../../lib/format';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
@@ -98,13 +98,12 @@ export function EventsList() {
     [templates],
   );
   const columns = useMemo<DataTableColumn<DeviceEvent>[]>(() => {
-    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       {
         id: 'started_at',
         header: t('Started'),
         width: 'minmax(9rem, 1fr)',
-        cell: (row) => time.format(new Date(row.started_at)),
+        cell: (row) => formatDateTime(row.started_at),
       },
       {
         id: 'title',
@@ -149,7 +148,7 @@ export function EventsList() {
               {t('Open')}
             </Badge>
           ) : (
-            time.format(new Date(row.ended_at))
+            formatDateTime(row.ended_at)
           ),
       },
       {

@@ -18,6 +18,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTimeField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { isAbortError, toApiFailure, type ApiFailure } from '../../../lib/api-errors';
 import { useApiForm } from '../../../lib/use-api-form';
@@ -115,11 +116,11 @@ export function ManualEventEditor({ event }: { event: DeviceEvent }) {
             maxLength={EVENT_COMMENT_MAX_LENGTH}
             {...form.getInputProps('description')}
           />
-          <TextInput
-            type="datetime-local"
+          <DateTimeField
             label={t('Ended')}
             name="ended_at"
             description={t('Empty: the event is open.')}
+            clearable
             maw={320}
             {...form.getInputProps('ended_at')}
           />

@@ -10,6 +10,7 @@ import {
 import { Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTimeField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useEventLabels } from '../event-labels';
@@ -112,18 +113,18 @@ export function ManualEventForm({
           {...form.getInputProps('description')}
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            type="datetime-local"
+          <DateTimeField
             label={t('Started')}
             name="started_at"
             description={t('Empty: now.')}
+            clearable
             {...form.getInputProps('started_at')}
           />
-          <TextInput
-            type="datetime-local"
+          <DateTimeField
             label={t('Ended')}
             name="ended_at"
             description={t('Empty: the event stays open until someone closes it.')}
+            clearable
             {...form.getInputProps('ended_at')}
           />
         </SimpleGrid>

@@ -166,9 +166,10 @@ describe('writing an event by hand', { timeout: 60_000 }, () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Авария' }));
     await userEvent.type(screen.getByRole('textbox', { name: /Заголовок/ }), 'Течь');
     await userEvent.type(screen.getByRole('textbox', { name: /Описание/ }), 'Под печью вода');
-    const started = screen.getByLabelText(/Начало/);
+    // Typed as Russian writes it, on a 24-hour clock (a Mantine date field, not the browser's own).
+    const started = screen.getByRole('textbox', { name: /Начало/ });
     await userEvent.clear(started);
-    await userEvent.type(started, '2026-11-22T09:15');
+    await userEvent.type(started, '22.11.2026 09:15');
     await userEvent.click(screen.getByRole('button', { name: 'Добавить событие' }));
 
     await waitFor(() =>

@@ -113,7 +113,7 @@ export function RecipeForm({
       ),
     [recipes],
   );
-  const curve = useMemo(() => plannedCurve(values.steps), [values.steps]);
+  const curve = useMemo(() => plannedCurve(values.steps, rules), [values.steps, rules]);
   const getStepId = useCallback((step: StepFormValue) => step.uid, []);
 
   const changeType = (value: string | null) => {
@@ -251,7 +251,7 @@ export function RecipeForm({
                 <Group>
                   <Button
                     variant="default"
-                    onClick={() => form.insertListItem('steps', newStep(rules))}
+                    onClick={() => form.insertListItem('steps', newStep(rules, values.steps.at(-1)))}
                     disabled={full}
                   >
                     {t('Add a step')}

@@ -68,9 +68,16 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
     // Convection has no humidity.
     expect(within(first).queryByRole('textbox', { name: /Влажность/ })).toBeNull();
 
-    // Step 2 (a new step takes the type's first mode, steam): combination, 70 % humidity, 5 min 30 s.
+    // Step 2 (a new step starts in the previous step's mode, at its usual 180 °C): combination,
+    // 70 % humidity, 5 min 30 s.
     await user.click(screen.getByRole('button', { name: 'Добавить шаг' }));
-    await choose(within(step('Шаг 2: Пар')).getByRole('combobox', { name: 'Режим' }), 'Комбинированный');
+    expect(within(step('Шаг 2: Конвекция')).getByRole('textbox', { name: /Температура, °C/ })).toHaveValue(
+      '180',
+    );
+    await choose(
+      within(step('Шаг 2: Конвекция')).getByRole('combobox', { name: 'Режим' }),
+      'Комбинированный',
+    );
     const second = step('Шаг 2: Комбинированный');
     expect(within(second).getByRole('textbox', { name: /Температура, °C/ })).toHaveAccessibleDescription(
       'от 30 до 250 °C',
@@ -82,9 +89,9 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
     await user.clear(secondTime);
     await user.type(secondTime, '5:30');
 
-    // Step 3: until the core probe reads 75 °C, with a prompt.
+    // Step 3, combination as step 2: until the core probe reads 75 °C, with a prompt.
     await user.click(screen.getByRole('button', { name: 'Добавить шаг' }));
-    const third = step('Шаг 3: Пар');
+    const third = step('Шаг 3: Комбинированный');
     await user.click(within(third).getByRole('radio', { name: 'По температуре щупа' }));
     expect(within(third).queryByRole('textbox', { name: /Время, мин/ })).toBeNull();
     await user.type(within(third).getByRole('textbox', { name: /Температура щупа, °C/ }), '75');
@@ -105,10 +112,12 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
         within(screen.getByRole('list', { name: 'Шаги' }))
           .getAllByRole('group')
           .map((group) => group.querySelector('legend')?.textContent),
-      ).toEqual(['Шаг 1: Конвекция', 'Шаг 2: Пар', 'Шаг 3: Комбинированный']),
+      ).toEqual(['Шаг 1: Конвекция', 'Шаг 2: Комбинированный', 'Шаг 3: Комбинированный']),
     );
     // The moved step kept its values.
-    expect(within(step('Шаг 2: Пар')).getByRole('textbox', { name: /Температура щупа/ })).toHaveValue('75');
+    expect(
+      within(step('Шаг 2: Комбинированный')).getByRole('textbox', { name: /Температура щупа/ }),
+    ).toHaveValue('75');
 
     // The image is sent at once and shown; the body names it.
     await user.upload(
@@ -145,9 +154,9 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
           prompt: null,
         },
         {
-          mode: 'steam',
-          temperature: 100,
-          humidity: null,
+          mode: 'combination',
+          temperature: 160,
+          humidity: 50,
           fan_speed: 3,
           duration_seconds: null,
           core_temperature: 75,
@@ -155,7 +164,7 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
         },
         {
           mode: 'combination',
-          temperature: 100,
+          temperature: 180,
           humidity: 70,
           fan_speed: 3,
           duration_seconds: 330,
@@ -349,6 +358,17 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
       await user.clear(temperature);
       await user.type(temperature, '220');
       expect(within(steps).getAllByRole('listitem')[0]).toHaveTextContent('Шаг 1, Конвекция: 220 °C');
+
+      // Only valid values are drawn: 2000 °C is out of convection's range, 9999 minutes out of a step's.
+      await user.clear(temperature);
+      await user.type(temperature, '2000');
+      expect(within(steps).getAllByRole('listitem')[0]).toHaveTextContent(
+        'Шаг 1, Конвекция: — с 0:00 до 10:00',
+      );
+      await user.clear(time);
+      await user.type(time, '9999');
+      expect(within(steps).getAllByRole('listitem')[1]).toHaveTextContent('с 10:00 до 10:00');
+      expect(figure).toHaveTextContent('Плановое время: 40 мин, из них 30 мин');
     } finally {
       Reflect.set(HTMLCanvasElement.prototype, 'getContext', original);
     }

@@ -12,8 +12,9 @@ afterEach(() => queryClient.clear());
 const ANNA = { id: 1, name: 'Анна Повар' };
 const BORIS_PERSON = { id: BORIS.id, name: BORIS.name };
 const photo = (n: number) => ({ photo: `${String(n).repeat(32)}.jpg`, url: `/api/alerts/photo/${n}.jpg` });
+/** The console's one format in Russian (lib/format.ts): `02.11.2026, 12:00`, in the browser's zone. */
 const at = (iso: string) =>
-  new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  new Intl.DateTimeFormat('ru-RU', { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
 
 const history: ComplaintEvent[] = [
   buildComplaintEvent({ id: 1, kind: 'created', created_at: '2026-11-20T07:00:00.000Z' }),

@@ -19,7 +19,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
-import { formatNumber, intlLocale } from '../../../lib/format';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { useAssignees } from '../use-assignees';
 import { useComplaints } from '../api/get-complaints';
@@ -71,7 +71,6 @@ export function RequestsPage() {
   );
 
   const columns = useMemo<DataTableColumn<Complaint>[]>(() => {
-    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       {
         id: 'title',
@@ -115,7 +114,7 @@ export function RequestsPage() {
         id: 'created_at',
         header: t('Filed'),
         width: '9rem',
-        cell: (complaint) => time.format(new Date(complaint.created_at)),
+        cell: (complaint) => formatDateTime(complaint.created_at),
       },
       {
         id: 'comments_count',

@@ -31,8 +31,8 @@ describe('an integration’s page', { timeout: 30_000 }, () => {
     expect(fact('Вид')).toHaveTextContent('Telegram');
     expect(fact('Для кого')).toHaveTextContent('Анна Повар');
     expect(fact('Чат')).toHaveTextContent('Анна Повар (@anna_cook)');
-    expect(fact('Подключена')).toHaveTextContent('2 ноября 2026');
-    expect(fact('Последняя доставка')).toHaveTextContent('20 ноября 2026');
+    expect(fact('Подключена')).toHaveTextContent('02.11.2026');
+    expect(fact('Последняя доставка')).toHaveTextContent('20.11.2026');
     expect(screen.getByText('Telegram не ответил: 502 Bad Gateway')).toBeInTheDocument();
   });
 

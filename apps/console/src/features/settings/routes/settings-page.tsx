@@ -7,7 +7,7 @@ import { DataTable, type DataTableColumn } from '../../../components/data-table'
 import { NoRecords } from '../../../components/no-records';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useIntegrations } from '../api/get-integrations';
 import { IntegrationStatusBadge } from '../components/integration-status-badge';
@@ -26,7 +26,6 @@ export function SettingsPage() {
   const { data, isPending, error } = useIntegrations();
 
   const columns = useMemo<DataTableColumn<Integration>[]>(() => {
-    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       {
         id: 'name',
@@ -65,7 +64,7 @@ export function SettingsPage() {
         header: t('Last delivery'),
         width: 'minmax(9rem, 1fr)',
         sortValue: (row) => row.last_delivery_at,
-        cell: (row) => (row.last_delivery_at ? time.format(new Date(row.last_delivery_at)) : '—'),
+        cell: (row) => (row.last_delivery_at ? formatDateTime(row.last_delivery_at) : '—'),
       },
     ];
   }, [t, labels]);

@@ -142,12 +142,7 @@ describe('the support chat', { timeout: 30_000 }, () => {
     expect(list[1]).toHaveTextContent('Прочитано поддержкой');
     expect(list[2]).toHaveTextContent('Откройте «Настройки».');
     // Times in the interface language.
-    const time = new Intl.DateTimeFormat('ru-RU', {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
+    const time = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
     expect(list[0]).toHaveTextContent(time.format(new Date('2026-11-01T09:00:00.000Z')));
 
     // Shown: read up to the newest of support's, and the badge goes.

@@ -4,7 +4,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { conversationOf, useSupportMessages } from '../api/get-support-messages';
@@ -32,13 +32,6 @@ export function SupportConversation() {
   const fromBottom = useRef<number | null>(null);
   const newestShown = useRef<number | null>(null);
   const markedUpTo = useRef(0);
-
-  const time = new Intl.DateTimeFormat(intlLocale(), {
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
 
   const loadOlder = () => {
     const element = scrollRef.current;
@@ -146,7 +139,7 @@ export function SupportConversation() {
                         dateTime={message.created_at}
                         style={{ flex: 'none' }}
                       >
-                        {time.format(new Date(message.created_at))}
+                        {formatDateTime(message.created_at)}
                       </Text>
                     </Group>
                     <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

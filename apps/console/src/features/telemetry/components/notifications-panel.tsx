@@ -4,25 +4,15 @@ import {
   type Notification,
   type NotificationSeverity,
 } from '@kontrol/contracts';
-import {
-  Box,
-  Button,
-  Group,
-  Pagination,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Box, Button, Group, Pagination, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { DateField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime, intlLocale } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
@@ -104,14 +94,13 @@ export function NotificationsPanel() {
     [t],
   );
   const columns = useMemo<DataTableColumn<Notification>[]>(() => {
-    const time = new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' });
     return [
       {
         // When what it tells of happened (an event's start), not when the row was written.
         id: 'occurred_at',
         header: t('Time'),
         width: 'minmax(9rem, 1fr)',
-        cell: (row) => <time dateTime={row.occurred_at}>{time.format(new Date(row.occurred_at))}</time>,
+        cell: (row) => <time dateTime={row.occurred_at}>{formatDateTime(row.occurred_at)}</time>,
       },
       {
         id: 'severity',
@@ -188,18 +177,8 @@ export function NotificationsPanel() {
           limit={100}
           nothingFoundMessage={t('Nothing found')}
         />
-        <TextInput
-          type="date"
-          label={t('From')}
-          value={fromText}
-          onChange={(event) => setFromText(event.currentTarget.value)}
-        />
-        <TextInput
-          type="date"
-          label={t('To')}
-          value={toText}
-          onChange={(event) => setToText(event.currentTarget.value)}
-        />
+        <DateField label={t('From')} value={fromText} onChange={setFromText} clearable />
+        <DateField label={t('To')} value={toText} onChange={setToText} clearable />
         <Switch
           label={t('Unread only')}
           checked={params.unread === '1'}

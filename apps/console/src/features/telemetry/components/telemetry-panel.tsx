@@ -1,18 +1,8 @@
 import { MAX_TELEMETRY_RANGE_DAYS, type Address, type Device, type Resolution } from '@kontrol/contracts';
-import {
-  Alert,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTimeField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { isoMoment } from '../../../config/paths';
@@ -70,6 +60,8 @@ export function TelemetryPanel() {
   // "Now" of the presets: held still so the request does not change on every render; "Refresh" moves it.
   const [anchor, setAnchor] = useState(presetAnchor);
   const [zoom, setZoom] = useState<TelemetryChartRange | null>(null);
+  // What "Download CSV" writes: the rows the screen shows, or every raw sample of the period.
+  const [csvContents, setCsvContents] = useState<'screen' | 'raw'>('screen');
   const tz = useMemo(browserTimeZone, []);
   const periodLabelId = useId();
 
@@ -211,20 +203,8 @@ export function TelemetryPanel() {
                 ]}
               />
             </Stack>
-            <TextInput
-              type="datetime-local"
-              label={t('From')}
-              value={startText}
-              onChange={(event) => setStartText(event.currentTarget.value)}
-              w={220}
-            />
-            <TextInput
-              type="datetime-local"
-              label={t('To')}
-              value={finishText}
-              onChange={(event) => setFinishText(event.currentTarget.value)}
-              w={220}
-            />
+            <DateTimeField label={t('From')} value={startText} onChange={setStartText} w={220} />
+            <DateTimeField label={t('To')} value={finishText} onChange={setFinishText} w={220} />
           </Group>
           <Group align="flex-end" gap="md">
             <Select
@@ -248,13 +228,36 @@ export function TelemetryPanel() {
             <Button variant="default" onClick={refresh} disabled={!request} loading={isFetching}>
               {t('Refresh')}
             </Button>
+            <Select
+              label={t('CSV contents')}
+              data={[
+                {
+                  value: 'screen',
+                  label: t('As on the screen: {{resolution}}', {
+                    resolution: resolutionLabels[answer?.resolution ?? resolution],
+                  }),
+                },
+                { value: 'raw', label: t('Raw samples') },
+              ]}
+              value={csvContents}
+              onChange={(next) => setCsvContents(next === 'raw' ? 'raw' : 'screen')}
+              allowDeselect={false}
+              w={260}
+            />
             <DownloadButton
               label={t('Download CSV')}
               countRows
               disabled={chosen.length === 0 || problem !== null}
               download={(options) =>
                 downloadTelemetryCsv(
-                  { devices: chosen, start: period.start, finish: period.finish, tz },
+                  {
+                    devices: chosen,
+                    start: period.start,
+                    finish: period.finish,
+                    // The screen's own resolution once it has answered (`auto` resolved), else as asked.
+                    resolution: csvContents === 'raw' ? 'raw' : (answer?.resolution ?? resolution),
+                    tz,
+                  },
                   options,
                 )
               }

@@ -1,18 +1,17 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { intlLocale } from '../../../lib/format';
+import { formatDateTime, intlLocale } from '../../../lib/format';
 import type { RollupRow, SampleRow } from '../telemetry-data';
 
 function useFormats() {
   const { i18n } = useTranslation();
   return useMemo(() => {
     const locale = intlLocale();
-    const time = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
     const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
     return {
-      time: (ms: number) => time.format(ms),
+      time: (ms: number) => formatDateTime(ms, { seconds: true }),
       number: (value: number | null) => (value === null ? '—' : number.format(value)),
       percent: (value: number | null) => (value === null ? '—' : percent.format(value)),
     };

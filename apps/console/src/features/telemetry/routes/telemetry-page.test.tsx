@@ -263,6 +263,40 @@ describe('the telemetry page (SPEC §2: telemetry and notifications tabs)', { ti
     expect(Date.parse(query?.get('finish') ?? '') - Date.parse(query?.get('start') ?? '')).toBe(7 * DAY);
   });
 
+  it('downloads what the screen shows (its resolution), or the raw samples when chosen', async () => {
+    serveTelemetry(echoRollups(1));
+    const asked: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/telemetry/csv', ({ request }) => {
+        asked.push(new URL(request.url).searchParams);
+        return new HttpResponse('\uFEFFheader\r\n', {
+          headers: {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': 'attachment; filename="telemetry.csv"',
+          },
+        });
+      }),
+    );
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:telemetry');
+    await renderTelemetry('/account/telemetry?devices=1', { devices });
+    await screen.findByRole('figure', { name: 'Ток, А' });
+
+    // `auto` asked; the page answered in minutes, and the file holds the same minutes.
+    const contents = screen.getByRole('combobox', { name: 'Содержимое CSV' });
+    expect(contents).toHaveValue('Как на экране: Минуты');
+    await userEvent.click(screen.getByRole('button', { name: 'Скачать CSV' }));
+    await waitFor(() => expect(asked).toHaveLength(1));
+    expect(asked[0]?.get('resolution')).toBe('minute');
+
+    await userEvent.click(contents);
+    await userEvent.click(await screen.findByRole('option', { name: 'Исходные замеры' }));
+    await screen.findByText('Сохранено как telemetry.csv');
+    await userEvent.click(screen.getByRole('button', { name: 'Скачать CSV' }));
+    await waitFor(() => expect(asked).toHaveLength(2));
+    expect(asked[1]?.get('resolution')).toBe('raw');
+  });
+
   it('cancels a download, and shows a refused one as every failed call', async () => {
     serveTelemetry(echoRollups(1));
     let calls = 0;
