@@ -76,8 +76,8 @@ export function notificationsWorkbook(
         rows.map((row) => {
           const clock = clockOf(row.device_id);
           return [
-            wallClock(clock, row.created_at),
-            offsetOf(clock, Date.parse(row.created_at)),
+            wallClock(clock, row.occurred_at),
+            offsetOf(clock, Date.parse(row.occurred_at)),
             severityName(locale, row.severity),
             notificationKindName(locale, row.kind),
             // Text exactly as stored: the sheet writes it as inline strings, never as formulas, and

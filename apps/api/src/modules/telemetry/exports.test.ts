@@ -219,6 +219,7 @@ describe('notifications', () => {
       severity: 'info' | 'warning' | 'critical';
       title: string;
       created_at: string;
+      occurred_at: string;
       device_id: number;
       read_at: string;
     }> = {},
@@ -235,6 +236,7 @@ describe('notifications', () => {
         device_id: extra.device_id ?? null,
         event_id: null,
         created_at: extra.created_at ?? new Date().toISOString(),
+        occurred_at: extra.occurred_at ?? null,
         read_at: extra.read_at ?? null,
       })
       .execute();
@@ -282,6 +284,8 @@ describe('notifications', () => {
     await notify(org.admin.id, org.organisationId, {
       title: 'Мойка просрочена',
       severity: 'critical',
+      // The event began 20 minutes before the notification was written: the sheet shows its start.
+      occurred_at: '2026-11-03T09:40:00.000Z',
       created_at: '2026-11-03T10:00:00.000Z',
       device_id: oven.id,
       read_at: '2026-11-03T11:30:00.000Z',
@@ -310,7 +314,7 @@ describe('notifications', () => {
     ]);
     // The device's notification: its address is in Novosibirsk (UTC+7), read an hour and a half later.
     const second = sheet?.getRow(2);
-    expect((second?.getCell(1).value as Date).toISOString()).toBe('2026-11-03T17:00:00.000Z'); // 10:00 UTC is 17:00 there
+    expect((second?.getCell(1).value as Date).toISOString()).toBe('2026-11-03T16:40:00.000Z'); // 09:40 UTC is 16:40 there
     expect(second?.getCell(2).value).toBe('UTC+07:00');
     expect(second?.getCell(3).value).toBe('Авария');
     expect(second?.getCell(4).value).toBe('Ток выше нормы');
