@@ -32,6 +32,7 @@ export function AddressForm({ address, onSaved }: { address?: Address; onSaved?:
   const [saved, setSaved] = useState(false);
   const { form, onSubmit, submitting, failure } = useApiForm<AddressFormValues, Address>({
     initialValues: toAddressFormValues(address),
+    draft: address ? `address-${address.id}` : 'address-new',
     submit: async (values) => {
       setSaved(false);
       const body = toAddressBody(values);

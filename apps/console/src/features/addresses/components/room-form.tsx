@@ -50,6 +50,7 @@ export function RoomForm({
       floor: room?.floor ?? '',
       description: room?.description ?? '',
     },
+    draft: room ? `room-${room.id}` : 'room-new',
     submit: async (values) => {
       setSaved(false);
       const body = {
