@@ -22,7 +22,8 @@ export function LoginPage() {
   const navigate = useNavigate();
   const logoutPending = (useLocation().state as LogoutState | null)?.logoutPending === true;
   const { form, onSubmit, submitting, failure, fields } = useApiForm({
-    initialValues: { email: '', password: '', remember: false },
+    // A link from a password reset or an invitation fills the e-mail in.
+    initialValues: { email: params.get('email') ?? '', password: '', remember: false },
     submit: login,
     onSuccess: (user: AuthUser) => {
       setSignedIn(user);
