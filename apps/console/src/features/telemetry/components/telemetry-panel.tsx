@@ -5,6 +5,7 @@ import {
   Group,
   Paper,
   SegmentedControl,
+  useMatches,
   Select,
   Stack,
   Switch,
@@ -161,6 +162,10 @@ export function TelemetryPanel() {
     setZoom(null);
   };
 
+  const periodOrientation = useMatches<'vertical' | 'horizontal'>(
+    { base: 'vertical', xs: 'horizontal' },
+    { getInitialValueInEffect: false },
+  );
   const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
   const tableLabel = t('Telemetry data');
 
@@ -186,6 +191,9 @@ export function TelemetryPanel() {
               </Text>
               <SegmentedControl
                 aria-labelledby={periodLabelId}
+                // Five choices do not fit a phone's width side by side: one under the other there.
+                orientation={periodOrientation}
+                fullWidth={periodOrientation === 'vertical'}
                 value={choice}
                 onChange={(next) => choosePeriod(next)}
                 data={[
