@@ -13,7 +13,7 @@ import { loadChunk } from '../lib/lazy-route';
 import { AuthLayout } from './layout/auth-layout';
 import { NotFoundPage, StandaloneNotFoundPage } from './routes/not-found-page';
 import type { RouteHandle } from './route-handle';
-import { PageError } from './routes/page-error';
+import { PageErrorSlot } from './routes/page-error-slot';
 import { RouteError } from './routes/route-error';
 
 /** A page loaded on demand, with SPEC §9's chunk timeout; `name` is the component's export. */
@@ -85,7 +85,7 @@ export const routes: RouteObject[] = [
           {
             // A page that fails to open (no connection, a part missing) says so inside the frame:
             // header and sidebar stay (app/routes/page-error.tsx).
-            errorElement: <PageError />,
+            errorElement: <PageErrorSlot />,
             children: [
               { index: true, loader: () => redirect(paths.account.dashboard) },
               {

@@ -30,7 +30,12 @@ import { NotificationBell } from '../../features/notifications/components/notifi
 import { useReferenceData } from '../../features/reference-data/use-reference-data';
 import { SupportChatButton } from '../../features/support/components/support-chat-button';
 import type { RouteHandle } from '../route-handle';
+import { PageError } from '../routes/page-error';
+import { registerPageError } from '../routes/page-error-slot';
 import { MainNav } from './main-nav';
+
+// An account page that fails to open says so inside this frame (app/routes/page-error-slot.tsx).
+registerPageError(PageError);
 
 /**
  * The signed-in frame: header (menu button on small screens, notifications, the support chat,
