@@ -33,6 +33,7 @@ import { authPlugin } from './plugins/auth.js';
 import type { Config } from './plugins/config.js';
 import { consolePlugin } from './plugins/console.js';
 import { dbPlugin } from './plugins/db.js';
+import { formBodyParser } from './plugins/forms.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import type { Metrics } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -125,6 +126,8 @@ export async function buildApp({
   metrics?.watchDatabase(database);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // HTML forms and Laravel clients post urlencoded bodies: read wherever JSON is (plugins/forms.ts).
+  formBodyParser(app);
   app.decorate('config', config);
   app.decorate('fleetAnswers', new FleetAnswers());
 

@@ -4,6 +4,7 @@ import './lib/i18n'; // first: the language is chosen before anything renders
 import { RouterProvider } from 'react-router';
 import { AppProvider } from './app/provider';
 import { startRouter } from './app/router';
+import { finishPendingLogout } from './lib/pending-logout';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -52,5 +53,10 @@ async function start(root: HTMLElement) {
     );
   });
 }
+
+// A logout made without a connection ends its server session at the next contact: now, and when
+// the browser is back online (lib/pending-logout.ts).
+void finishPendingLogout();
+window.addEventListener('online', () => void finishPendingLogout());
 
 void start(container);

@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import { RequestValidationError } from './errors.js';
+import { isFormBody, parseFormBody } from './forms.js';
 
 /** PostgreSQL's `integer`, the type of every id column: a larger id names no row and is refused there. */
 export const DB_ID_MAX = 2_147_483_647;
@@ -73,9 +74,13 @@ export function storageIssues(value: unknown): z.core.$ZodIssue[] {
  * refuses what the database could not take ({@link storageIssues}).
  */
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
-  ({ schema }) =>
+  ({ schema, httpPart }) =>
   (data) => {
-    const result = schema.safeParse(data, { reportInput: true });
+    // A form's fields are all text: read as the types the schema asks for (plugins/forms.ts).
+    const result =
+      httpPart === 'body' && isFormBody(data)
+        ? parseFormBody(schema, data as Record<string, unknown>)
+        : schema.safeParse(data, { reportInput: true });
     if (!result.success) return { error: new RequestValidationError(result.error.issues) };
     const issues = storageIssues(result.data);
     return issues.length > 0 ? { error: new RequestValidationError(issues) } : { value: result.data };

@@ -13,6 +13,7 @@ import { loadChunk } from '../lib/lazy-route';
 import { AuthLayout } from './layout/auth-layout';
 import { NotFoundPage, StandaloneNotFoundPage } from './routes/not-found-page';
 import type { RouteHandle } from './route-handle';
+import { PageErrorSlot } from './routes/page-error-slot';
 import { RouteError } from './routes/route-error';
 
 /** A page loaded on demand, with SPEC §9's chunk timeout; `name` is the component's export. */
@@ -81,252 +82,278 @@ export const routes: RouteObject[] = [
           'AccountLayout',
         ),
         children: [
-          { index: true, loader: () => redirect(paths.account.dashboard) },
           {
-            path: 'dashboard',
-            handle: { title: 'Dashboard' } satisfies RouteHandle,
-            lazy: page(() => import('../features/dashboard/routes/dashboard-page'), 'DashboardPage'),
-          },
-          {
-            path: 'no_access',
-            handle: { title: 'No access' } satisfies RouteHandle,
-            lazy: page(() => import('./routes/no-access-page'), 'NoAccessPage'),
-          },
-          {
-            path: 'profile',
-            handle: { title: 'Profile' } satisfies RouteHandle,
-            lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
-          },
-          {
-            path: 'telemetry',
-            handle: { title: 'Telemetry' } satisfies RouteHandle,
-            lazy: page(() => import('../features/telemetry/routes/telemetry-page'), 'TelemetryPage'),
-          },
-          {
-            path: 'notify',
-            handle: { title: 'Notifications' } satisfies RouteHandle,
-            lazy: page(() => import('../features/telemetry/routes/notify-page'), 'NotifyPage'),
-          },
-          {
-            path: 'addresses',
+            // A page that fails to open (no connection, a part missing) says so inside the frame:
+            // header and sidebar stay (app/routes/page-error.tsx).
+            errorElement: <PageErrorSlot />,
             children: [
+              { index: true, loader: () => redirect(paths.account.dashboard) },
               {
-                index: true,
-                handle: { title: 'Addresses' } satisfies RouteHandle,
-                lazy: page(() => import('../features/addresses/routes/addresses-page'), 'AddressesPage'),
+                path: 'dashboard',
+                handle: { title: 'Dashboard' } satisfies RouteHandle,
+                lazy: page(() => import('../features/dashboard/routes/dashboard-page'), 'DashboardPage'),
               },
               {
-                path: 'add',
-                handle: { title: 'Add address' } satisfies RouteHandle,
-                lazy: page(() => import('../features/addresses/routes/address-add-page'), 'AddressAddPage'),
-              },
-              // Rooms are listed on their address's page; there is no rooms list of its own.
-              { path: 'room', loader: () => redirect(paths.account.addresses.list) },
-              {
-                path: 'room/add',
-                handle: { title: 'Add room' } satisfies RouteHandle,
-                lazy: page(() => import('../features/addresses/routes/room-add-page'), 'RoomAddPage'),
+                path: 'no_access',
+                handle: { title: 'No access' } satisfies RouteHandle,
+                lazy: page(() => import('./routes/no-access-page'), 'NoAccessPage'),
               },
               {
-                path: 'room/:roomId',
-                handle: { title: 'Room' } satisfies RouteHandle,
-                lazy: page(() => import('../features/addresses/routes/room-page'), 'RoomPage'),
+                path: 'profile',
+                handle: { title: 'Profile' } satisfies RouteHandle,
+                lazy: page(() => import('../features/profile/routes/profile-page'), 'ProfilePage'),
               },
               {
-                path: ':addressId',
-                handle: { title: 'Address' } satisfies RouteHandle,
-                lazy: page(() => import('../features/addresses/routes/address-page'), 'AddressPage'),
+                path: 'telemetry',
+                handle: { title: 'Telemetry' } satisfies RouteHandle,
+                lazy: page(() => import('../features/telemetry/routes/telemetry-page'), 'TelemetryPage'),
+              },
+              {
+                path: 'notify',
+                handle: { title: 'Notifications' } satisfies RouteHandle,
+                lazy: page(() => import('../features/telemetry/routes/notify-page'), 'NotifyPage'),
+              },
+              {
+                path: 'addresses',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Addresses' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/addresses/routes/addresses-page'), 'AddressesPage'),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'Add address' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/addresses/routes/address-add-page'),
+                      'AddressAddPage',
+                    ),
+                  },
+                  // Rooms are listed on their address's page; there is no rooms list of its own.
+                  { path: 'room', loader: () => redirect(paths.account.addresses.list) },
+                  {
+                    path: 'room/add',
+                    handle: { title: 'Add room' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/addresses/routes/room-add-page'), 'RoomAddPage'),
+                  },
+                  {
+                    path: 'room/:roomId',
+                    handle: { title: 'Room' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/addresses/routes/room-page'), 'RoomPage'),
+                  },
+                  {
+                    path: ':addressId',
+                    handle: { title: 'Address' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/addresses/routes/address-page'), 'AddressPage'),
+                  },
+                ],
+              },
+              {
+                path: 'devices',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Equipment' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/devices/routes/devices-page'), 'DevicesPage'),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'Add device' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/devices/routes/device-add-page'), 'DeviceAddPage'),
+                  },
+                  // The groups list is a view of the devices list (docs/places-and-equipment.md).
+                  { path: 'groups', loader: () => redirect(paths.account.devices.groups) },
+                  {
+                    path: 'groups/add',
+                    handle: { title: 'Add group' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/devices/routes/group-add-page'), 'GroupAddPage'),
+                  },
+                  {
+                    path: 'groups/:id',
+                    handle: { title: 'Device group' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/devices/routes/group-page'), 'GroupPage'),
+                  },
+                  {
+                    path: ':id',
+                    handle: { title: 'Device' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/devices/routes/device-page'), 'DevicePage'),
+                  },
+                ],
+              },
+              {
+                path: 'recipes',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Recipes' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/recipes/routes/recipes-page'), 'RecipesPage'),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'Add recipe' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/recipes/routes/recipe-add-page'), 'RecipeAddPage'),
+                  },
+                  // The sets list is a view of the recipes list, as the groups are of the devices list.
+                  { path: 'sets', loader: () => redirect(paths.account.recipes.sets) },
+                  {
+                    path: 'sets/add',
+                    handle: { title: 'Add recipe set' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/recipes/routes/set-add-page'), 'SetAddPage'),
+                  },
+                  {
+                    path: 'sets/:id',
+                    handle: { title: 'Recipe set' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/recipes/routes/set-page'), 'SetPage'),
+                  },
+                  {
+                    path: ':id',
+                    handle: { title: 'Recipe' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/recipes/routes/recipe-page'), 'RecipePage'),
+                  },
+                ],
+              },
+              {
+                path: 'device_event_templates',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Current templates' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('./routes/device-event-templates-page'),
+                      'DeviceEventTemplatesPage',
+                    ),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'Add template' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/event-templates/routes/template-add-page'),
+                      'TemplateAddPage',
+                    ),
+                  },
+                  // The events list is a tab of the templates list.
+                  { path: 'events', loader: () => redirect(paths.account.deviceEventTemplates.events()) },
+                  {
+                    path: 'events/add',
+                    handle: { title: 'Add event' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/events/routes/event-add-page'), 'EventAddPage'),
+                  },
+                  {
+                    path: 'events/:id',
+                    handle: { title: 'Device event' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/events/routes/event-page'), 'EventPage'),
+                  },
+                  {
+                    path: ':id',
+                    handle: { title: 'Current template' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/event-templates/routes/template-page'),
+                      'TemplatePage',
+                    ),
+                  },
+                ],
+              },
+              {
+                path: 'requests',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Complaints' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/requests/routes/requests-page'), 'RequestsPage'),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'New complaint' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/requests/routes/request-add-page'),
+                      'RequestAddPage',
+                    ),
+                  },
+                  {
+                    path: ':id',
+                    handle: { title: 'Complaint' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/requests/routes/request-page'), 'RequestPage'),
+                  },
+                ],
+              },
+              {
+                path: 'users',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Users' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/users/routes/users-page'), 'UsersPage'),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'Invite user' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/users/routes/user-add-page'), 'UserAddPage'),
+                  },
+                  // The roles list is a view of the users page.
+                  { path: 'roles', loader: () => redirect(paths.account.users.roles) },
+                  {
+                    path: 'roles/add',
+                    handle: { title: 'Add access role' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/users/routes/role-add-page'), 'RoleAddPage'),
+                  },
+                  {
+                    path: 'roles/:id',
+                    handle: { title: 'Access role' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/users/routes/role-page'), 'RolePage'),
+                  },
+                  {
+                    path: ':id',
+                    handle: { title: 'User' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/users/routes/user-page'), 'UserPage'),
+                  },
+                ],
+              },
+              {
+                path: 'settings',
+                children: [
+                  {
+                    index: true,
+                    handle: { title: 'Settings' } satisfies RouteHandle,
+                    lazy: page(() => import('../features/settings/routes/settings-page'), 'SettingsPage'),
+                  },
+                  {
+                    path: 'add',
+                    handle: { title: 'Add integration' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/settings/routes/integration-add-page'),
+                      'IntegrationAddPage',
+                    ),
+                  },
+                  {
+                    path: 'integrations/telegram/:token',
+                    handle: { title: 'Telegram' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/settings/routes/telegram-binding-page'),
+                      'TelegramBindingPage',
+                    ),
+                  },
+                  {
+                    path: ':id',
+                    handle: { title: 'Integration' } satisfies RouteHandle,
+                    lazy: page(
+                      () => import('../features/settings/routes/integration-page'),
+                      'IntegrationPage',
+                    ),
+                  },
+                ],
+              },
+              {
+                path: 'billing',
+                handle: { title: 'Billing' } satisfies RouteHandle,
+                lazy: page(() => import('../features/billing/routes/billing-page'), 'BillingPage'),
+              },
+              {
+                path: '*',
+                handle: { title: 'Page not found' } satisfies RouteHandle,
+                Component: NotFoundPage,
               },
             ],
           },
-          {
-            path: 'devices',
-            children: [
-              {
-                index: true,
-                handle: { title: 'Equipment' } satisfies RouteHandle,
-                lazy: page(() => import('../features/devices/routes/devices-page'), 'DevicesPage'),
-              },
-              {
-                path: 'add',
-                handle: { title: 'Add device' } satisfies RouteHandle,
-                lazy: page(() => import('../features/devices/routes/device-add-page'), 'DeviceAddPage'),
-              },
-              // The groups list is a view of the devices list (docs/places-and-equipment.md).
-              { path: 'groups', loader: () => redirect(paths.account.devices.groups) },
-              {
-                path: 'groups/add',
-                handle: { title: 'Add group' } satisfies RouteHandle,
-                lazy: page(() => import('../features/devices/routes/group-add-page'), 'GroupAddPage'),
-              },
-              {
-                path: 'groups/:id',
-                handle: { title: 'Device group' } satisfies RouteHandle,
-                lazy: page(() => import('../features/devices/routes/group-page'), 'GroupPage'),
-              },
-              {
-                path: ':id',
-                handle: { title: 'Device' } satisfies RouteHandle,
-                lazy: page(() => import('../features/devices/routes/device-page'), 'DevicePage'),
-              },
-            ],
-          },
-          {
-            path: 'recipes',
-            children: [
-              {
-                index: true,
-                handle: { title: 'Recipes' } satisfies RouteHandle,
-                lazy: page(() => import('../features/recipes/routes/recipes-page'), 'RecipesPage'),
-              },
-              {
-                path: 'add',
-                handle: { title: 'Add recipe' } satisfies RouteHandle,
-                lazy: page(() => import('../features/recipes/routes/recipe-add-page'), 'RecipeAddPage'),
-              },
-              // The sets list is a view of the recipes list, as the groups are of the devices list.
-              { path: 'sets', loader: () => redirect(paths.account.recipes.sets) },
-              {
-                path: 'sets/add',
-                handle: { title: 'Add recipe set' } satisfies RouteHandle,
-                lazy: page(() => import('../features/recipes/routes/set-add-page'), 'SetAddPage'),
-              },
-              {
-                path: 'sets/:id',
-                handle: { title: 'Recipe set' } satisfies RouteHandle,
-                lazy: page(() => import('../features/recipes/routes/set-page'), 'SetPage'),
-              },
-              {
-                path: ':id',
-                handle: { title: 'Recipe' } satisfies RouteHandle,
-                lazy: page(() => import('../features/recipes/routes/recipe-page'), 'RecipePage'),
-              },
-            ],
-          },
-          {
-            path: 'device_event_templates',
-            children: [
-              {
-                index: true,
-                handle: { title: 'Current templates' } satisfies RouteHandle,
-                lazy: page(() => import('./routes/device-event-templates-page'), 'DeviceEventTemplatesPage'),
-              },
-              {
-                path: 'add',
-                handle: { title: 'Add template' } satisfies RouteHandle,
-                lazy: page(
-                  () => import('../features/event-templates/routes/template-add-page'),
-                  'TemplateAddPage',
-                ),
-              },
-              // The events list is a tab of the templates list.
-              { path: 'events', loader: () => redirect(paths.account.deviceEventTemplates.events()) },
-              {
-                path: 'events/add',
-                handle: { title: 'Add event' } satisfies RouteHandle,
-                lazy: page(() => import('../features/events/routes/event-add-page'), 'EventAddPage'),
-              },
-              {
-                path: 'events/:id',
-                handle: { title: 'Device event' } satisfies RouteHandle,
-                lazy: page(() => import('../features/events/routes/event-page'), 'EventPage'),
-              },
-              {
-                path: ':id',
-                handle: { title: 'Current template' } satisfies RouteHandle,
-                lazy: page(() => import('../features/event-templates/routes/template-page'), 'TemplatePage'),
-              },
-            ],
-          },
-          {
-            path: 'requests',
-            children: [
-              {
-                index: true,
-                handle: { title: 'Complaints' } satisfies RouteHandle,
-                lazy: page(() => import('../features/requests/routes/requests-page'), 'RequestsPage'),
-              },
-              {
-                path: 'add',
-                handle: { title: 'New complaint' } satisfies RouteHandle,
-                lazy: page(() => import('../features/requests/routes/request-add-page'), 'RequestAddPage'),
-              },
-              {
-                path: ':id',
-                handle: { title: 'Complaint' } satisfies RouteHandle,
-                lazy: page(() => import('../features/requests/routes/request-page'), 'RequestPage'),
-              },
-            ],
-          },
-          {
-            path: 'users',
-            children: [
-              {
-                index: true,
-                handle: { title: 'Users' } satisfies RouteHandle,
-                lazy: page(() => import('../features/users/routes/users-page'), 'UsersPage'),
-              },
-              {
-                path: 'add',
-                handle: { title: 'Invite user' } satisfies RouteHandle,
-                lazy: page(() => import('../features/users/routes/user-add-page'), 'UserAddPage'),
-              },
-              // The roles list is a view of the users page.
-              { path: 'roles', loader: () => redirect(paths.account.users.roles) },
-              {
-                path: 'roles/add',
-                handle: { title: 'Add access role' } satisfies RouteHandle,
-                lazy: page(() => import('../features/users/routes/role-add-page'), 'RoleAddPage'),
-              },
-              {
-                path: 'roles/:id',
-                handle: { title: 'Access role' } satisfies RouteHandle,
-                lazy: page(() => import('../features/users/routes/role-page'), 'RolePage'),
-              },
-              {
-                path: ':id',
-                handle: { title: 'User' } satisfies RouteHandle,
-                lazy: page(() => import('../features/users/routes/user-page'), 'UserPage'),
-              },
-            ],
-          },
-          {
-            path: 'settings',
-            children: [
-              {
-                index: true,
-                handle: { title: 'Settings' } satisfies RouteHandle,
-                lazy: page(() => import('../features/settings/routes/settings-page'), 'SettingsPage'),
-              },
-              {
-                path: 'add',
-                handle: { title: 'Add integration' } satisfies RouteHandle,
-                lazy: page(
-                  () => import('../features/settings/routes/integration-add-page'),
-                  'IntegrationAddPage',
-                ),
-              },
-              {
-                path: 'integrations/telegram/:token',
-                handle: { title: 'Telegram' } satisfies RouteHandle,
-                lazy: page(
-                  () => import('../features/settings/routes/telegram-binding-page'),
-                  'TelegramBindingPage',
-                ),
-              },
-              {
-                path: ':id',
-                handle: { title: 'Integration' } satisfies RouteHandle,
-                lazy: page(() => import('../features/settings/routes/integration-page'), 'IntegrationPage'),
-              },
-            ],
-          },
-          {
-            path: 'billing',
-            handle: { title: 'Billing' } satisfies RouteHandle,
-            lazy: page(() => import('../features/billing/routes/billing-page'), 'BillingPage'),
-          },
-          { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, Component: NotFoundPage },
         ],
       },
       { path: '*', Component: StandaloneNotFoundPage },

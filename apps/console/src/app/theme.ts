@@ -16,12 +16,18 @@ export const theme = createTheme({
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
+  // A disabled control's text and a field's placeholder are read too ("Сбросить масштаб" greyed
+  // out was 2.47:1 in the dark scheme): they take the dimmed text's colour, at least 4.5:1.
   light: {
     '--mantine-color-error': 'var(--mantine-color-red-9)', // 5.5:1 on white (red-6: 3.3:1)
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', // 8.2:1 on white (gray-6: 3.3:1)
+    '--mantine-color-disabled-color': 'var(--mantine-color-gray-7)', // 6.9:1 on gray-2 (gray-5: 1.8:1)
+    '--mantine-color-placeholder': 'var(--mantine-color-gray-7)', // 8.2:1 on white (gray-5: 2.1:1)
   },
   dark: {
     '--mantine-color-error': 'var(--mantine-color-red-5)', // on dark-7 (red-8: 3.4:1)
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)', // 7.8:1 on dark-7 (dark-2: 4.0:1)
+    '--mantine-color-disabled-color': 'var(--mantine-color-dark-1)', // 6.9:1 on dark-6 (dark-3: 2.47:1)
+    '--mantine-color-placeholder': 'var(--mantine-color-dark-1)', // 6.9:1 on dark-6 (dark-3: 2.47:1)
   },
 });

@@ -2,6 +2,7 @@ import { API_BASE_PATH, HTTP_TIMEOUT_MS } from '@kontrol/contracts';
 import axios from 'axios';
 import { endsSession } from './api-errors';
 import { getLocale } from './i18n';
+import { finishPendingLogout, isLogoutPending } from './pending-logout';
 
 /** Requests that change nothing: the API checks no XSRF token on them (apps/api plugins/auth.ts). */
 const SAFE_METHODS = new Set(['get', 'head', 'options']);
@@ -26,6 +27,14 @@ export const apiClient = axios.create({
 // The server answers messages and validation errors in the interface language.
 apiClient.interceptors.request.use((config) => {
   config.headers.set('Accept-Language', getLocale());
+  return config;
+});
+
+// A logout the server has not heard of (lib/pending-logout.ts) is finished before anything else is
+// asked, so no request runs on the session the user left, and a new login's cookies are not
+// cleared by that logout's late answer.
+apiClient.interceptors.request.use(async (config) => {
+  if (isLogoutPending()) await finishPendingLogout();
   return config;
 });
 

@@ -10,14 +10,21 @@ import { toApiFailure, type ApiFailure } from './api-errors';
  * `validate` (optional) checks the values before anything is sent, answering field → messages as
  * the server's 422 does (e.g. the contracts' schema through `issuesToFieldErrors`); with any
  * message nothing is sent, and the messages show as a 422's would.
+ *
+ * `onValuesChange` (optional) hears every change of the values (a draft, lib/form-draft.ts).
  */
 export function useApiForm<Values extends Record<string, unknown>, Result>(options: {
   initialValues: Values;
   submit: (values: Values) => Promise<Result>;
   onSuccess: (result: Result, form: UseFormReturnType<Values>) => void;
   validate?: (values: Values) => Record<string, string[]>;
+  onValuesChange?: (values: Values) => void;
 }) {
-  const form = useForm<Values>({ mode: 'controlled', initialValues: options.initialValues });
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: options.initialValues,
+    ...(options.onValuesChange ? { onValuesChange: options.onValuesChange } : {}),
+  });
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
 

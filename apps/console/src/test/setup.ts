@@ -34,6 +34,7 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   localStorage.clear();
+  sessionStorage.clear();
 });
 afterAll(() => server.close());
 

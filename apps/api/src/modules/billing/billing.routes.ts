@@ -17,7 +17,6 @@ import {
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import querystring from 'node:querystring';
 import { z } from 'zod';
 import { attachment } from '../../lib/csv.js';
 import { HttpError, notFound } from '../../lib/http-errors.js';
@@ -365,14 +364,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
  */
 function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // The sandbox's payment page posts an HTML form.
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (_request, body, done) => {
-      done(null, querystring.parse(body as string));
-    },
-  );
+  // The sandbox's payment page posts an HTML form, which the API reads everywhere (plugins/forms.ts).
 
   const sandboxParams = z.object({ externalId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 

@@ -5,6 +5,7 @@ import { DEVICE_VIEWING_MODULES, type AuthUser } from '@kontrol/contracts';
 import {
   ActionIcon,
   AppShell,
+  Box,
   Burger,
   Drawer,
   Group,
@@ -30,7 +31,12 @@ import { useReferenceData } from '../../features/reference-data/use-reference-da
 import { SupportChatButton } from '../../features/support/components/support-chat-button';
 import type { RouteHandle } from '../route-handle';
 import { AccessNotice } from './access-notice';
+import { PageError } from '../routes/page-error';
+import { registerPageError } from '../routes/page-error-slot';
 import { MainNav } from './main-nav';
+
+// An account page that fails to open says so inside this frame (app/routes/page-error-slot.tsx).
+registerPageError(PageError);
 
 /**
  * The signed-in frame: header (menu button on small screens, notifications, the support chat,
@@ -84,7 +90,8 @@ export function AccountLayout() {
               Kontrol
             </Text>
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          {/* Tight on a phone: five controls and the menu share 375 px with the logo. */}
+          <Group gap={6} wrap="nowrap">
             <NotificationBell />
             <SupportChatButton />
             <LanguageSwitch />
@@ -145,13 +152,36 @@ function ColorSchemeToggle() {
   );
 }
 
+/** A person's outline: the user menu's face on a phone. */
+function UserIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21c0-4.4 3.6-8 8-8s8 3.6 8 8" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 function UserMenu({ user, onLogout }: { user: AuthUser; onLogout: () => void }) {
   const { t } = useTranslation();
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
-        <UnstyledButton px="xs" py={4} style={{ borderRadius: 4 }}>
-          <Text size="sm" fw={500} truncate maw={{ base: 90, xs: 180 }}>
+        {/* Named by the user's name at every width; on a phone only an icon shows, so the header
+            never overflows (docs/console-shell.md). */}
+        <UnstyledButton
+          aria-label={user.name}
+          title={user.name}
+          px={{ base: 4, xs: 'xs' }}
+          py={4}
+          miw={34}
+          mih={34}
+          style={{ borderRadius: 4, display: 'inline-flex', alignItems: 'center', justifyContent: 'center' }}
+        >
+          <Box component="span" hiddenFrom="xs" aria-hidden="true" style={{ display: 'inline-flex' }}>
+            <UserIcon />
+          </Box>
+          <Text size="sm" fw={500} truncate maw={180} visibleFrom="xs" aria-hidden="true">
             {user.name}
           </Text>
         </UnstyledButton>

@@ -3,6 +3,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { loginWithRedirect } from '../../config/paths';
 import { endsSession } from '../../lib/api-errors';
 import { noteDenied } from './access-notice';
+import { isLogoutPending } from '../../lib/pending-logout';
 import {
   cachedUser,
   isRememberedAsSignedIn,
@@ -66,10 +67,13 @@ export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Re
     // the router's first navigation) runs in a task of its own, apart from the router's creation,
     // so that the console's start is not one long task in which the page cannot answer input.
     await new Promise((resolve) => setTimeout(resolve, 0));
-    // It may come with its user inlined by the server: no request.
+    // It may come with its user inlined by the server: no request. Not after a logout the server
+    // has not heard of yet: that session is the one the user left (loading the user ends it first).
     const inlined = takeInlinedUser();
-    if (inlined) setSignedIn(inlined);
-    user = inlined;
+    if (inlined && !isLogoutPending()) {
+      setSignedIn(inlined);
+      user = inlined;
+    }
   }
   if (!user) {
     try {

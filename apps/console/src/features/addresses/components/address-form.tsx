@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
+import { useFormDraft } from '../../../lib/form-draft';
 import { useApiForm } from '../../../lib/use-api-form';
 import { createAddress } from '../api/create-address';
 import { reloadPlaces } from '../api/reload-places';
@@ -30,12 +31,17 @@ export function AddressForm({ address, onSaved }: { address?: Address; onSaved?:
   const { t } = useTranslation();
   const client = useQueryClient();
   const [saved, setSaved] = useState(false);
+  const draft = useFormDraft(address ? `address-${address.id}` : 'address-new', () =>
+    toAddressFormValues(address),
+  );
   const { form, onSubmit, submitting, failure } = useApiForm<AddressFormValues, Address>({
-    initialValues: toAddressFormValues(address),
+    initialValues: draft.initialValues,
+    onValuesChange: draft.onValuesChange,
     submit: async (values) => {
       setSaved(false);
       const body = toAddressBody(values);
       const result = address ? await updateAddress(address.id, body) : await createAddress(body);
+      draft.clear();
       await reloadPlaces(client);
       return result;
     },

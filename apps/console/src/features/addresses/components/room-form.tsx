@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
+import { useFormDraft } from '../../../lib/form-draft';
 import { useApiForm } from '../../../lib/use-api-form';
 import { createRoom } from '../api/create-room';
 import { useAddresses } from '../api/get-addresses';
@@ -43,13 +44,15 @@ export function RoomForm({
     [addresses],
   );
   const preselected = room?.address_id ?? addressId ?? null;
+  const draft = useFormDraft(room ? `room-${room.id}` : 'room-new', (): RoomFormValues => ({
+    name: room?.name ?? '',
+    address_id: preselected === null ? null : String(preselected),
+    floor: room?.floor ?? '',
+    description: room?.description ?? '',
+  }));
   const { form, onSubmit, submitting, failure } = useApiForm<RoomFormValues, Room>({
-    initialValues: {
-      name: room?.name ?? '',
-      address_id: preselected === null ? null : String(preselected),
-      floor: room?.floor ?? '',
-      description: room?.description ?? '',
-    },
+    initialValues: draft.initialValues,
+    onValuesChange: draft.onValuesChange,
     submit: async (values) => {
       setSaved(false);
       const body = {
@@ -60,6 +63,7 @@ export function RoomForm({
         description: values.description,
       };
       const result = room ? await updateRoom(room.id, body) : await createRoom(body);
+      draft.clear();
       await reloadPlaces(client);
       return result;
     },

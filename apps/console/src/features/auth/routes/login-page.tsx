@@ -2,7 +2,7 @@ import type { AuthUser } from '@kontrol/contracts';
 import { Alert, Anchor, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLoaderData, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { EmailField, PasswordField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
@@ -10,6 +10,7 @@ import { paths } from '../../../config/paths';
 import { useApiForm } from '../../../lib/use-api-form';
 import { login } from '../api/login';
 import type { GuestPageData } from '../loaders';
+import type { LogoutState } from './logout-page';
 import { landingPath, safeRedirect, setSignedIn } from '../session';
 
 /** `/auth/login`: after signing in, the `redirect` query's page, or the landing page. */
@@ -19,8 +20,10 @@ export function LoginPage() {
   const { tokenFailed } = useLoaderData<GuestPageData>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const logoutPending = (useLocation().state as LogoutState | null)?.logoutPending === true;
   const { form, onSubmit, submitting, failure, fields } = useApiForm({
-    initialValues: { email: '', password: '', remember: false },
+    // A link from a password reset or an invitation fills the e-mail in.
+    initialValues: { email: params.get('email') ?? '', password: '', remember: false },
     submit: login,
     onSuccess: (user: AuthUser) => {
       setSignedIn(user);
@@ -38,6 +41,13 @@ export function LoginPage() {
           {tokenFailed && !failure && (
             <Alert color="red" role="alert">
               {t('The login link is invalid or has expired. Sign in with your password.')}
+            </Alert>
+          )}
+          {logoutPending && !failure && (
+            <Alert color="blue" role="status">
+              {t(
+                'You are signed out on this device. The server will end the session once the connection is back.',
+              )}
             </Alert>
           )}
           <FormFailure failure={failure} fields={fields} />

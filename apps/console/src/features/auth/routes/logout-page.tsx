@@ -1,63 +1,45 @@
-import { Alert, Button, Stack } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { endsSession, toApiFailure, type ApiFailure } from '../../../lib/api-errors';
+import { endsSession } from '../../../lib/api-errors';
+import { markLogoutPending } from '../../../lib/pending-logout';
 import { logout } from '../api/logout';
 import { resetSession } from '../session';
 
+/** What the login page is told by a logout the server has not heard of yet. */
+export interface LogoutState {
+  logoutPending?: boolean;
+}
+
 /**
  * `/auth/logout`: ends the session on the server, clears everything the console holds, marks the
- * browser guest and goes to the login page (SPEC §4). When the server cannot be told, the user
- * stays signed in and sees why.
+ * browser guest and goes to the login page (SPEC §4). When the server cannot be told (no
+ * connection, or it fails), the user is signed out here all the same and the server session is
+ * ended at the console's next contact (lib/pending-logout.ts); the login page says so.
  */
 export function LogoutPage() {
-  const { t } = useTranslation();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let cancelled = false;
-    logout()
-      .catch((error: unknown) => {
-        // 401/419: the session is already gone, which is what the user asked for.
-        if (!endsSession(error)) throw error;
-      })
+    void logout()
       .then(
-        () => {
-          if (cancelled) return;
-          resetSession();
-          void navigate(paths.auth.login, { replace: true });
-        },
-        (error: unknown) => {
-          if (!cancelled) setFailure(toApiFailure(error));
-        },
-      );
+        () => false,
+        // 401/419: the session is already gone, which is what the user asked for.
+        (error: unknown) => !endsSession(error),
+      )
+      .then((pending) => {
+        if (cancelled) return;
+        if (pending) markLogoutPending();
+        resetSession();
+        const state: LogoutState = { logoutPending: pending };
+        void navigate(paths.auth.login, { replace: true, state });
+      });
     return () => {
       cancelled = true;
     };
-  }, [attempt, navigate]);
+  }, [navigate]);
 
-  if (!failure) return <PageLoader />;
-  return (
-    <Stack maw={420} mx="auto" mt="xl" p="md">
-      <Alert color="red" role="alert" title={t('You are still signed in')}>
-        {failure.kind === 'connection' ? t('Connection error. Please try again later') : failure.message}
-      </Alert>
-      <Button
-        onClick={() => {
-          setFailure(null);
-          setAttempt((n) => n + 1);
-        }}
-      >
-        {t('Try again')}
-      </Button>
-      <Button variant="default" onClick={() => void navigate(-1)}>
-        {t('Back')}
-      </Button>
-    </Stack>
-  );
+  return <PageLoader />;
 }

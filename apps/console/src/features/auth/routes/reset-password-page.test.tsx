@@ -3,20 +3,34 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import '../../../lib/i18n';
-import { server } from '../../../test/server';
+import { queryClient } from '../../../lib/query-client';
+import { buildAuthUser, server } from '../../../test/server';
+import type { GuestPageData } from '../loaders';
+import { authUserKey } from '../session';
+import { LoginPage } from './login-page';
 import { ResetPasswordPage } from './reset-password-page';
 
+function Landed() {
+  return <p>landed on {useLocation().pathname}</p>;
+}
+
 function renderPage(url: string) {
-  const router = createMemoryRouter([{ path: '/auth/reset-password', Component: ResetPasswordPage }], {
-    initialEntries: [url],
-  });
-  return render(
+  const router = createMemoryRouter(
+    [
+      { path: '/auth/reset-password', Component: ResetPasswordPage },
+      { path: '/auth/login', Component: LoginPage, loader: (): GuestPageData => ({ tokenFailed: false }) },
+      { path: '/account/*', Component: Landed },
+    ],
+    { initialEntries: [url] },
+  );
+  render(
     <MantineProvider env="test">
       <RouterProvider router={router} />
     </MantineProvider>,
   );
+  return router;
 }
 
 /** The reset endpoint: records the bodies; `answer` decides the response. */
@@ -38,15 +52,23 @@ async function choosePassword() {
 }
 
 describe('the reset-password page', { timeout: 30_000 }, () => {
-  it('words an invitation link as choosing a first password, on the same form and endpoint', async () => {
+  it('words an invitation link as choosing a first password, and signs the new user in once accepted', async () => {
     const bodies = resetApi(() => HttpResponse.json({ message: 'Пароль сохранён.' }));
-    renderPage('/auth/reset-password?token=abc&email=vera%40example.test&invitation=1');
+    const logins: unknown[] = [];
+    server.use(
+      http.post('/api/login', async ({ request }) => {
+        logins.push(await request.json());
+        return HttpResponse.json({ data: buildAuthUser(['requests']) });
+      }),
+    );
+    const router = renderPage('/auth/reset-password?token=abc&email=vera%40example.test&invitation=1');
     expect(await screen.findByRole('heading', { name: 'Выберите пароль' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Новый пароль' })).toBeNull();
     expect(document.title).toBe('Выберите пароль · Kontrol');
     await choosePassword();
     await userEvent.click(screen.getByRole('button', { name: 'Принять приглашение' }));
-    expect(await screen.findByText('Пароль сохранён.')).toBeInTheDocument();
+    expect(await screen.findByText('landed on /account/requests')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account/requests');
     expect(bodies).toEqual([
       {
         token: 'abc',
@@ -55,6 +77,20 @@ describe('the reset-password page', { timeout: 30_000 }, () => {
         password_confirmation: 'correct horse 1',
       },
     ]);
+    expect(logins).toEqual([{ email: 'vera@example.test', password: 'correct horse 1' }]);
+    expect(queryClient.getQueryData(authUserKey)).toMatchObject({ acl_modules: [{ slug: 'requests' }] });
+    expect(localStorage.getItem('guest')).toBe('isNotGuest');
+    queryClient.clear();
+  });
+
+  it('after a reset (or a sign-in that fails) offers the login page with the e-mail filled in', async () => {
+    resetApi(() => HttpResponse.json({ message: 'Пароль сохранён.' }));
+    renderPage('/auth/reset-password?token=abc&email=vera%40example.test');
+    await choosePassword();
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить пароль' }));
+    expect(await screen.findByText('Пароль сохранён.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Войти' }));
+    expect(await screen.findByRole('textbox', { name: 'E-mail' })).toHaveValue('vera@example.test');
   });
 
   it('sends an invitee whose link has expired to their administrator, not to the reset form', async () => {

@@ -2,17 +2,22 @@ import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { NewPasswordFields } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
 import { useApiForm } from '../../../lib/use-api-form';
+import { login } from '../api/login';
 import { resetPassword } from '../api/password-reset';
+import { landingPath, setSignedIn } from '../session';
 
 /**
  * `/auth/reset-password?token=…&email=…`, the page the reset e-mail links to. The invitation e-mail
- * links here too, with `invitation=1`: the same form and endpoint, worded for a first password.
+ * links here too, with `invitation=1`: the same form and endpoint, worded for a first password;
+ * once accepted, the new user is signed in with the password just chosen and lands on their first
+ * page. After a reset (or should that sign-in fail) the page links to the login page with the
+ * e-mail filled in.
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
@@ -22,11 +27,25 @@ export function ResetPasswordPage() {
   useDocumentTitle(`${heading} · Kontrol`);
   const token = params.get('token') ?? '';
   const email = params.get('email') ?? '';
+  const navigate = useNavigate();
   const [done, setDone] = useState<string | null>(null);
   const { form, onSubmit, submitting, failure, fields } = useApiForm({
     initialValues: { password: '', password_confirmation: '' },
-    submit: (values) => resetPassword({ token, email, ...values }),
-    onSuccess: setDone,
+    submit: async (values) => {
+      const message = await resetPassword({ token, email, ...values });
+      if (!invitation) return { message, user: null };
+      // The password is set either way: a sign-in that fails leaves the login page to the user.
+      const user = await login({ email, password: values.password }).catch(() => null);
+      return { message, user };
+    },
+    onSuccess: ({ message, user }) => {
+      if (!user) {
+        setDone(message);
+        return;
+      }
+      setSignedIn(user);
+      void navigate(landingPath(user), { replace: true });
+    },
   });
 
   if (!token || !email) {
@@ -53,7 +72,7 @@ export function ResetPasswordPage() {
         <Alert color="green" role="status">
           {done}
         </Alert>
-        <Button component={Link} to={paths.auth.login}>
+        <Button component={Link} to={`${paths.auth.login}?${new URLSearchParams({ email }).toString()}`}>
           {t('Sign in')}
         </Button>
       </Stack>

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Address, DeviceType, Room } from '@kontrol/contracts';
-import { Anchor, Button, Group, Pill, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo } from 'react';
+import { Anchor, Box, Button, Group, Pill, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
@@ -69,6 +69,9 @@ export function DevicesList() {
     (next: { id: string; desc: boolean }) => setParams({ sort: formatSort(next) }),
     [setParams],
   );
+  const [filtersOpened, setFiltersOpened] = useState(false);
+  const filtersId = useId();
+  const activeFilters = [type, address, room, smart, status].filter((value) => value !== '').length;
   const filtered =
     searchText !== '' ||
     Object.entries(params).some(
@@ -91,17 +94,30 @@ export function DevicesList() {
           {t('Add device')}
         </Button>
       </Group>
-      <DeviceFilters
-        type={type}
-        address={address}
-        room={room}
-        smart={smart}
-        status={status}
-        types={types}
-        addresses={addresses}
-        rooms={rooms}
-        setParams={setParams}
-      />
+      {/* On a phone the five selects would push the list a screen down: they wait behind a button. */}
+      <Button
+        hiddenFrom="sm"
+        variant="default"
+        w="fit-content"
+        aria-expanded={filtersOpened}
+        aria-controls={filtersId}
+        onClick={() => setFiltersOpened((opened) => !opened)}
+      >
+        {activeFilters > 0 ? t('Filters ({{count}})', { count: activeFilters }) : t('Filters')}
+      </Button>
+      <Box id={filtersId} {...(filtersOpened ? {} : { visibleFrom: 'sm' })}>
+        <DeviceFilters
+          type={type}
+          address={address}
+          room={room}
+          smart={smart}
+          status={status}
+          types={types}
+          addresses={addresses}
+          rooms={rooms}
+          setParams={setParams}
+        />
+      </Box>
       {counter !== null && (
         <Group gap="xs">
           <Pill

@@ -1,5 +1,16 @@
 import { MAX_TELEMETRY_RANGE_DAYS, type Address, type Device, type Resolution } from '@kontrol/contracts';
-import { Alert, Button, Group, Paper, SegmentedControl, Select, Stack, Switch, Text } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  useMatches,
+  Select,
+  Stack,
+  Switch,
+  Text,
+} from '@mantine/core';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTimeField } from '../../../components/date-fields';
@@ -169,6 +180,10 @@ export function TelemetryPanel() {
     setZoom(null);
   };
 
+  const periodOrientation = useMatches<'vertical' | 'horizontal'>(
+    { base: 'vertical', xs: 'horizontal' },
+    { getInitialValueInEffect: false },
+  );
   const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
   const tableLabel = t('Telemetry data');
 
@@ -195,6 +210,9 @@ export function TelemetryPanel() {
               </Text>
               <SegmentedControl
                 aria-labelledby={periodLabelId}
+                // Five choices do not fit a phone's width side by side: one under the other there.
+                orientation={periodOrientation}
+                fullWidth={periodOrientation === 'vertical'}
                 value={choice}
                 onChange={(next) => choosePeriod(next)}
                 data={[
