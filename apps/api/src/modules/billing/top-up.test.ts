@@ -189,13 +189,14 @@ describe('with PAYMENT_PROVIDER=sandbox', () => {
       .executeTakeFirstOrThrow();
     expect(stored.test_money).toBe(1);
 
-    for (const [locale, header, yes] of [
-      ['ru', 'Тестовые деньги', 'да'],
-      ['en', 'Test money', 'yes'],
+    // Russian files are separated by semicolons, English ones by commas (docs/billing.md).
+    for (const [locale, delimiter, header, yes] of [
+      ['ru', ';', 'Тестовые деньги', 'да'],
+      ['en', ',', 'Test money', 'yes'],
     ] as const) {
       const csv = await admin.get('/api/users/balance_log/csv', { 'accept-language': locale });
       expect(csv.statusCode).toBe(200);
-      const rows: string[][] = parse(csv.body, { bom: true });
+      const rows: string[][] = parse(csv.body, { bom: true, delimiter });
       expect(rows[0]?.at(-1)).toBe(header);
       expect(rows[1]?.at(-1)).toBe(yes);
     }
