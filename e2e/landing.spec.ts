@@ -29,7 +29,7 @@ test('an address outside the held modules goes to the landing page', async ({ pa
   await expect(page).toHaveURL(urlWithPath('/account/recipes', ''));
   await page.goto('/account/dashboard');
   await expect(page).toHaveURL(urlWithPath('/account/recipes', ''));
-  // And says why (issue 25, point 15).
+  // And says why.
   await expect(
     page
       .getByRole('status')

@@ -1,6 +1,6 @@
 import { expect, logins, sidebar, signInWithApi, test, urlWithPath } from './support/fixtures';
 
-// docs/console-shell.md, "Losing the connection": the frame stays, SPEC §8's text and a retry,
+// docs/console-shell.md, "Losing the connection": the frame stays, the connection error text and a retry,
 // and a form being typed keeps its draft in the tab.
 test('moving to another page without a connection keeps the frame, says so, retries; the form keeps its draft', async ({
   page,

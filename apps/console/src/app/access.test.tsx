@@ -30,7 +30,7 @@ async function openAs(modules: readonly ModuleSlug[], path: string) {
   const user: AuthUser = buildAuthUser(modules);
   server.use(
     http.get('/api/users/auth', () => HttpResponse.json({ data: user })),
-    // The reference lists these users read (SPEC §1), all empty.
+    // The reference lists these users read, all empty.
     http.get('/api/devices/types/', () => HttpResponse.json({ data: { data: [] } })),
     http.get('/api/devices/', () => HttpResponse.json({ data: [] })),
     http.get('/api/recipes/', () => HttpResponse.json({ data: [] })),
@@ -49,7 +49,7 @@ async function openAs(modules: readonly ModuleSlug[], path: string) {
   return router;
 }
 
-describe('/account/notify (issue 25, point 14)', { timeout: 30_000 }, () => {
+describe('/account/notify', { timeout: 30_000 }, () => {
   it('is the notifications page for a holder of telemetry', async () => {
     server.use(http.get('/api/notifications', () => HttpResponse.json(empty)));
     const router = await openAs(['telemetry'], '/account/notify');
@@ -70,8 +70,8 @@ describe('/account/notify (issue 25, point 14)', { timeout: 30_000 }, () => {
   });
 });
 
-describe('a page of a module the user does not hold (issue 25, point 15)', { timeout: 30_000 }, () => {
-  it('lands where SPEC §4 says and says why, until the user closes the notice', async () => {
+describe('a page of a module the user does not hold', { timeout: 30_000 }, () => {
+  it('lands on the landing page and says why, until the user closes the notice', async () => {
     const router = await openAs(['recipes'], '/account/billing?tab=history');
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/recipes'));
     const notice = await screen.findByText(

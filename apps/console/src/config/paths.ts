@@ -14,7 +14,7 @@ export const paths = {
     dashboard: '/account/dashboard',
     noAccess: '/account/no_access',
     profile: '/account/profile',
-    /** The notifications page (SPEC §2 `notify`), for holders of `telemetry`. */
+    /** The notifications page, for holders of `telemetry`. */
     notify: '/account/notify',
     addresses: {
       list: '/account/addresses',
@@ -148,7 +148,7 @@ export const modulePaths: Record<ModuleSlug, string> = {
 };
 
 /**
- * Account pages whose address holds no module's slug, and the module each needs: SPEC §4's rule
+ * Account pages whose address holds no module's slug, and the module each needs: the rule of docs/console-shell.md
  * (the address contains a held slug) could never let them open.
  */
 export const pathModules: Readonly<Record<string, ModuleSlug>> = { [paths.account.notify]: 'telemetry' };

@@ -11,7 +11,7 @@ export function intlLocale(): string {
 export type Moment = string | number | Date;
 
 /**
- * The console's one date and time format per language (issue: every screen wrote dates its own
+ * The console's one date and time format per language (every screen wrote dates its own
  * way): `27.11.2026, 09:00` in Russian, `27/11/2026, 09:00` in English, 24-hour clock in both.
  */
 const PARTS = {

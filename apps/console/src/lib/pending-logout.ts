@@ -1,7 +1,7 @@
 import { API_BASE_PATH } from '@kontrol/contracts';
 
 /**
- * A logout the server has not heard of yet (SPEC §4 when it cannot be reached): the console signs
+ * A logout the server has not heard of yet (docs/console-shell.md, when it cannot be reached): the console signs
  * the user out at once and remembers, in local storage, to end the server session at its next
  * contact. The session cookie is HttpOnly, so only the server can end it.
  */

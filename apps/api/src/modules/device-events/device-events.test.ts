@@ -319,7 +319,7 @@ describe('rules on arriving samples', () => {
       device_id: device.id,
       event_id: listed[0]?.id,
       title: 'Current above the norm',
-      // When the event started, not when the notification was written (issue 25, point 7).
+      // When the event started, not when the notification was written.
       occurred_at: new Date(t0 + MINUTE).toISOString(),
     });
     expect(notifications[0]?.created_at).not.toBe(notifications[0]?.occurred_at);

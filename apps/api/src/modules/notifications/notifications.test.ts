@@ -72,7 +72,7 @@ async function setup() {
 }
 
 describe('GET /api/notifications', () => {
-  it('says when what each tells of happened and sorts by it, newest first; filters by it (issue 25, point 7)', async () => {
+  it('says when what each tells of happened and sorts by it, newest first; filters by it', async () => {
     const org = await buildOrganisation(t.db);
     // Written in this order, about things that happened in another (a device sent its history late).
     const late = await insertNotification(t.db, org.admin, {

@@ -96,7 +96,7 @@ describe('GET /api/devices/reports/temp?detail=hours (the temperature report)', 
       hours: [{ start: new Date(midnight + 9 * HOUR).toISOString(), outside_minutes: null }],
     });
 
-    // Without `detail`, the day rows of SPEC §7 as before.
+    // Without `detail`, the day rows as before (docs/telemetry.md).
     const plain = await client.get(`/api/devices/reports/temp?start=${date}&finish=${date}&ids=${fridge.id}`);
     expect(plain.json()).toEqual({ data: [{ device_id: fridge.id, date, min: -1, avg: 4.2, max: 8 }] });
   });

@@ -17,7 +17,7 @@ export function sectionOf(pathname: string): ModuleSlug | undefined {
 
 /**
  * Says, on the page the user was sent to, why they are there instead of where they asked to go
- * (SPEC §4: a page of a module they do not hold sends them to their landing page). Gone once
+ * (docs/console-shell.md: a page of a module they do not hold sends them to their landing page). Gone once
  * closed or once they go on to another page.
  */
 export function AccessNotice() {

@@ -27,7 +27,7 @@ function firstGuess(error: unknown): Cause {
 
 /**
  * What an account page that failed to open shows, inside the frame (header, sidebar and the page's
- * title stay): with no connection (its part or its data did not arrive), SPEC §8's «Ошибка
+ * title stay): with no connection (its part or its data did not arrive), the console's «Ошибка
  * подключения. Повторите попытку позже» and a retry; a part missing while the server answers (a new
  * version was deployed), a reload; anything else, an apology and a reload. A retry of a part that
  * did not load reloads the page once the server answers (the router keeps a failed part failed);

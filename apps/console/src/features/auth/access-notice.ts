@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** A page the user asked for and may not open, and the page they were sent to instead (SPEC §4). */
+/** A page the user asked for and may not open, and the page they were sent to instead (docs/console-shell.md). */
 export interface DeniedPage {
   path: string;
   landing: string;

@@ -85,7 +85,7 @@ export async function accountLoader({ request }: LoaderFunctionArgs): Promise<Re
     }
   }
   if (!mayOpen(url.pathname, user)) {
-    // Where SPEC §4 says, and the frame there says why (app/layout/access-notice.tsx).
+    // On the landing page (docs/console-shell.md), and the frame there says why (app/layout/access-notice.tsx).
     const landing = landingPath(user);
     noteDenied(url.pathname, landing);
     return redirect(landing);

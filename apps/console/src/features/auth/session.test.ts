@@ -31,7 +31,7 @@ describe('which account pages a user may open (SPEC §4)', () => {
   });
 });
 
-describe('the notifications page, whose address names no module (issue 25, point 14)', () => {
+describe('the notifications page, whose address names no module', () => {
   it.each([
     [['telemetry'], true],
     [['telemetry', 'recipes'], true],

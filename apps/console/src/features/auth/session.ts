@@ -82,7 +82,7 @@ export function landingPath(user: AuthUser): string {
 }
 
 /**
- * SPEC §4: an account page shows when its address contains the slug of one of the user's modules;
+ * docs/console-shell.md: an account page shows when its address contains the slug of one of the user's modules;
  * a page whose address names none (`/account/notify`) shows to holders of its own module.
  */
 export function mayOpen(pathname: string, user: AuthUser): boolean {

@@ -257,7 +257,7 @@ describe('early requests of a page the server answered to a live session (src/ea
   });
 });
 
-describe('names in the interface language (issue 25, point 4)', () => {
+describe('names in the interface language', () => {
   afterEach(async () => {
     await act(() => setLocale('ru'));
   });

@@ -35,7 +35,7 @@ function signedIn() {
   queryClient.setQueryData(authUserKey, buildAuthUser(['dashboard']));
 }
 
-describe('logout (SPEC §4)', { timeout: 30_000 }, () => {
+describe('logout', { timeout: 30_000 }, () => {
   it('signs out and goes to login when the server cannot be reached; the session ends at the next contact', async () => {
     signedIn();
     const order: string[] = [];

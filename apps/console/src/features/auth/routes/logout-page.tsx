@@ -14,7 +14,7 @@ export interface LogoutState {
 
 /**
  * `/auth/logout`: ends the session on the server, clears everything the console holds, marks the
- * browser guest and goes to the login page (SPEC §4). When the server cannot be told (no
+ * browser guest and goes to the login page (docs/console-shell.md). When the server cannot be told (no
  * connection, or it fails), the user is signed out here all the same and the server session is
  * ended at the console's next contact (lib/pending-logout.ts); the login page says so.
  */

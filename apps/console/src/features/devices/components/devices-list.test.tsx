@@ -67,7 +67,7 @@ describe('devices list', { timeout: 30_000 }, () => {
     expect(screen.getByText('Показано 3 из 3')).toBeInTheDocument();
   });
 
-  it('names types in the interface language when the list came in another (issue 25, point 4)', async () => {
+  it('names types in the interface language when the list came in another', async () => {
     // A list preloaded by an English browser for a console in Russian.
     await renderEquipment('/account/devices', {
       ...references,

@@ -190,7 +190,7 @@ describe('the device page’s recipes view', { timeout: 60_000 }, () => {
     expect(asked).toBeGreaterThan(settled);
   });
 
-  it('says when the set changed after it was installed and synchronises it; an empty set is installed only after a confirmation (issue 25, point 6)', async () => {
+  it('says when the set changed after it was installed and synchronises it; an empty set is installed only after a confirmation', async () => {
     const user = userEvent.setup();
     const calls: { what: string; body?: unknown }[] = [];
     // «Обеды» was installed with the chicken and the omelette; since then the omelette left it

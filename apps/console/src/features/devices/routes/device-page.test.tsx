@@ -89,7 +89,7 @@ describe('the device page', { timeout: 30_000 }, () => {
     expect(listReloads).toBe(1);
   });
 
-  it('chooses the current template by name, and reloads the templates (their device counts) after saving (issue 25, point 5)', async () => {
+  it('chooses the current template by name, and reloads the templates (their device counts) after saving', async () => {
     const withTemplate = { ...oven, template_id: 11 };
     const sent: unknown[] = [];
     let templateReloads = 0;

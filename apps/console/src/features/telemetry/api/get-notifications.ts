@@ -48,7 +48,7 @@ export function notificationsQueryParams(filters: NotificationFilters): Record<s
   return server ? { filters: JSON.stringify(server) } : {};
 }
 
-/** GET /api/notifications (SPEC §7: page and filters): the user's own, newest first (by `occurred_at`). */
+/** GET /api/notifications (docs/notifications.md: page and filters): the user's own, newest first (by `occurred_at`). */
 export async function getNotifications(
   request: NotificationsRequest,
   signal?: AbortSignal,

@@ -1,7 +1,7 @@
 import { NotificationsPanel } from '../components/notifications-panel';
 
 /**
- * `/account/notify` (SPEC §2 `notify`): the user's notifications on a page of their own, for holders
+ * `/account/notify`: the user's notifications on a page of their own, for holders
  * of `telemetry` (config/paths.ts `pathModules`); the same list as the telemetry page's tab, its
  * filters in the query string.
  */

@@ -522,7 +522,7 @@ describe('the notifications tab', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('figure', { name: 'Ток, А' })).toBeInTheDocument();
   });
 
-  it('shows when what each tells of happened (the event’s start), not when it was written (issue 25, point 7)', async () => {
+  it('shows when what each tells of happened (the event’s start), not when it was written', async () => {
     server.use(
       http.get('/api/notifications', () =>
         HttpResponse.json(

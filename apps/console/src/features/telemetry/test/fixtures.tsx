@@ -110,7 +110,7 @@ export function buildRollupAnswer(
 
 /**
  * The telemetry page inside a memory router whose account route knows `user`, with the devices
- * and addresses reference lists already in the cache as the account frame leaves them (SPEC §1),
+ * and addresses reference lists already in the cache as the account frame leaves them,
  * and the dashboard statistics (`stat`, none by default) that tell the devices with problems.
  */
 export async function renderTelemetry(

@@ -34,7 +34,7 @@ const gleb = buildUser({ id: 4, name: 'Глеб Мойщик', email: 'gleb@exam
 const rowOf = (name: string) => screen.getByRole('link', { name }).closest('[role="row"]') as HTMLElement;
 
 describe('the users list', { timeout: 30_000 }, () => {
-  it('names the built-in administrator role in the interface language (issue 25, point 4)', async () => {
+  it('names the built-in administrator role in the interface language', async () => {
     // Created by an English-speaking admin: stored as "Administrator", read in a Russian console.
     const admins = { ...ADMIN_ROLE, name: 'Administrator' };
     const anna = { ...ADMIN_ROW, acl_role: { id: 10, name: 'Administrator', modules: ADMIN_ROLE.modules } };
