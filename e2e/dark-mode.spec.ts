@@ -4,9 +4,9 @@ import {
   databaseUrl,
   expect,
   expectNoAxeViolations,
-  postCreated,
   signInWithApi,
   test,
+  createSmartOven,
 } from './support/fixtures';
 
 /**
@@ -110,27 +110,13 @@ test.describe('dark mode', () => {
     request,
   }) => {
     await signInWithApi(page, org.admin);
-    const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
-      name: `Кафе ${unique}`,
-      full_address: 'Москва, Тверская, 1',
+    const device = await createSmartOven(page, {
+      cafe: `Кафе ${unique}`,
+      fullAddress: 'Москва, Тверская, 1',
       city: 'Москва',
-      time_zone: 'Europe/Moscow',
-      work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
-    });
-    const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
-      name: 'Горячий цех',
-      address_id: address.id,
-    });
-    const types = (await (await page.request.get('/api/devices/types/')).json()) as {
-      data: { data: { id: number; slug: string }[] };
-    };
-    const combi = types.data.data.find((type) => type.slug === 'combi_oven');
-    if (!combi) throw new Error('no combi_oven device type');
-    const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
+      timeZone: 'Europe/Moscow',
       name: `Печь ${unique}`,
-      type_id: combi.id,
-      room_id: room.id,
-      controller_id: `kc${unique}`,
+      controllerId: `kc${unique}`,
     });
     const now = Date.now();
     const samples = Array.from({ length: 30 }, (_, i) => ({
@@ -142,7 +128,7 @@ test.describe('dark mode', () => {
     }));
     const ingest = await request.post('/api/ingest/v1/telemetry', {
       data: samples,
-      headers: { Authorization: `Bearer ${device.credential ?? ''}` },
+      headers: { Authorization: `Bearer ${device.credential}` },
     });
     expect(ingest.status(), await ingest.text()).toBe(202);
 

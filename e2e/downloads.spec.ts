@@ -11,6 +11,7 @@ import {
   signInWithApi,
   test,
   xsrfToken,
+  createSmartOven,
 } from './support/fixtures';
 
 /**
@@ -57,29 +58,14 @@ test.describe('downloads', () => {
     let ovenId = 0;
 
     await test.step('an oven in Yekaterinburg with three hours of samples and two events', async () => {
-      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
-        name: `Кафе ${unique}`,
-        full_address: 'Екатеринбург, ул. Вайнера, 9',
+      const oven = await createSmartOven(page, {
+        cafe: `Кафе ${unique}`,
+        fullAddress: 'Екатеринбург, ул. Вайнера, 9',
         city: 'Екатеринбург',
-        time_zone: 'Asia/Yekaterinburg',
-        work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
-      });
-      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
-        name: 'Горячий цех',
-        address_id: address.id,
-      });
-      const types = (await (await page.request.get('/api/devices/types/')).json()) as {
-        data: { data: { id: number; slug: string }[] };
-      };
-      const combi = types.data.data.find((type) => type.slug === 'combi_oven');
-      if (!combi) throw new Error('no combi_oven device type');
-      const oven = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        timeZone: 'Asia/Yekaterinburg',
         name: deviceName,
-        type_id: combi.id,
-        room_id: room.id,
-        controller_id: `kc${unique}`,
+        controllerId: `kc${unique}`,
       });
-      if (!oven.credential) throw new Error('the smart device came without its credential');
       ovenId = oven.id;
       const samples = Array.from({ length: 180 }, (_, i) => ({
         ts: first + i * MINUTE,

@@ -4,10 +4,10 @@ import {
   databaseUrl,
   expect,
   expectNoAxeViolations,
-  postCreated,
   signInWithApi,
   test,
   urlWithPath,
+  createSmartOven,
 } from './support/fixtures';
 
 /**
@@ -57,29 +57,14 @@ test.describe('current templates and device events', () => {
     await signInWithApi(page, org.admin);
 
     await test.step('a smart oven with two hours of samples', async () => {
-      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
-        name: `Кафе ${unique}`,
-        full_address: 'Казань, ул. Баумана, 1',
+      const device = await createSmartOven(page, {
+        cafe: `Кафе ${unique}`,
+        fullAddress: 'Казань, ул. Баумана, 1',
         city: 'Казань',
-        time_zone: 'Europe/Moscow',
-        work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
-      });
-      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
-        name: 'Горячий цех',
-        address_id: address.id,
-      });
-      const types = (await (await page.request.get('/api/devices/types/')).json()) as {
-        data: { data: { id: number; slug: string }[] };
-      };
-      const combi = types.data.data.find((type) => type.slug === 'combi_oven');
-      if (!combi) throw new Error('no combi_oven device type');
-      const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        timeZone: 'Europe/Moscow',
         name: deviceName,
-        type_id: combi.id,
-        room_id: room.id,
-        controller_id: `kt${unique}`,
+        controllerId: `kt${unique}`,
       });
-      if (!device.credential) throw new Error('the smart device came without its credential');
       await sendSamples(request, device.credential, Date.now());
     });
 

@@ -1,7 +1,7 @@
 import { startSimulator, type Simulator } from '@kontrol/simulator';
 import type { BrowserContext } from '@playwright/test';
 import { freePort, seedFixtures, startServer, type Fixtures } from '../bench/lib/server.mjs';
-import { expect, expectNoAxeViolations, postCreated, signInWithApi, test } from './support/fixtures';
+import { expect, expectNoAxeViolations, signInWithApi, test, createSmartOven } from './support/fixtures';
 
 /**
  * Recipes, sets and their deployment (docs/recipes.md) in a real browser, in Russian, down to a
@@ -51,29 +51,14 @@ test.describe('recipes, sets and their deployment', () => {
     await signInWithApi(page, org.admin);
 
     await test.step('a smart combi oven, played by the simulator over MQTT', async () => {
-      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
-        name: `Кафе ${unique}`,
-        full_address: 'Самара, ул. Куйбышева, 1',
+      const device = await createSmartOven(page, {
+        cafe: `Кафе ${unique}`,
+        fullAddress: 'Самара, ул. Куйбышева, 1',
         city: 'Самара',
-        time_zone: 'Europe/Samara',
-        work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
-      });
-      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
-        name: 'Горячий цех',
-        address_id: address.id,
-      });
-      const types = (await (await page.request.get('/api/devices/types/')).json()) as {
-        data: { data: { id: number; slug: string }[] };
-      };
-      const combi = types.data.data.find((type) => type.slug === 'combi_oven');
-      if (!combi) throw new Error('no combi_oven device type');
-      const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        timeZone: 'Europe/Samara',
         name: deviceName,
-        type_id: combi.id,
-        room_id: room.id,
-        controller_id: controllerId,
+        controllerId: controllerId,
       });
-      if (!device.credential) throw new Error('the smart device came without its credential');
       simulator = startSimulator({
         devices: [{ controllerId, credential: device.credential, type: 'combi_oven' }],
         transport: 'mqtt',

@@ -5,10 +5,10 @@ import {
   databaseUrl,
   expect,
   expectNoAxeViolations,
-  postCreated,
   signInWithApi,
   test,
   urlWithPath,
+  createSmartOven,
 } from './support/fixtures';
 
 /**
@@ -75,29 +75,14 @@ test.describe('the telemetry page', () => {
     await signInWithApi(page, org.admin);
 
     await test.step('a smart oven with three hours of samples', async () => {
-      const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
-        name: `Кафе ${unique}`,
-        full_address: 'Екатеринбург, ул. Вайнера, 9',
+      const device = await createSmartOven(page, {
+        cafe: `Кафе ${unique}`,
+        fullAddress: 'Екатеринбург, ул. Вайнера, 9',
         city: 'Екатеринбург',
-        time_zone: 'Asia/Yekaterinburg',
-        work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
-      });
-      const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
-        name: 'Горячий цех',
-        address_id: address.id,
-      });
-      const types = (await (await page.request.get('/api/devices/types/')).json()) as {
-        data: { data: { id: number; slug: string }[] };
-      };
-      const combi = types.data.data.find((type) => type.slug === 'combi_oven');
-      if (!combi) throw new Error('no combi_oven device type');
-      const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
+        timeZone: 'Asia/Yekaterinburg',
         name: deviceName,
-        type_id: combi.id,
-        room_id: room.id,
-        controller_id: `kc${unique}`,
+        controllerId: `kc${unique}`,
       });
-      if (!device.credential) throw new Error('the smart device came without its credential');
       oven = { id: device.id, credential: device.credential };
       await sendSamples(request, device.credential, Date.now());
     });

@@ -155,6 +155,47 @@ export async function postCreated<T>(page: Page, url: string, data: unknown): Pr
   return ((await response.json()) as { data: T }).data;
 }
 
+/**
+ * A smart combi oven through the API in the page's session: an address in `city` (no work hours),
+ * a room «Горячий цех» in it, and the oven with `controllerId`; answers its id and credential.
+ */
+export async function createSmartOven(
+  page: Page,
+  oven: {
+    cafe: string;
+    fullAddress: string;
+    city: string;
+    timeZone: string;
+    name: string;
+    controllerId: string;
+  },
+): Promise<{ id: number; credential: string }> {
+  const address = await postCreated<{ id: number }>(page, '/api/addresses/', {
+    name: oven.cafe,
+    full_address: oven.fullAddress,
+    city: oven.city,
+    time_zone: oven.timeZone,
+    work_time: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
+  });
+  const room = await postCreated<{ id: number }>(page, '/api/rooms/', {
+    name: 'Горячий цех',
+    address_id: address.id,
+  });
+  const types = (await (await page.request.get('/api/devices/types/')).json()) as {
+    data: { data: { id: number; slug: string }[] };
+  };
+  const combi = types.data.data.find((type) => type.slug === 'combi_oven');
+  if (!combi) throw new Error('no combi_oven device type');
+  const device = await postCreated<{ id: number; credential: string | null }>(page, '/api/devices/', {
+    name: oven.name,
+    type_id: combi.id,
+    room_id: room.id,
+    controller_id: oven.controllerId,
+  });
+  if (!device.credential) throw new Error('the smart device came without its credential');
+  return { id: device.id, credential: device.credential };
+}
+
 /** axe on the page as it stands: no violation at all. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
