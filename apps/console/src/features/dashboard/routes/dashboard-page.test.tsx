@@ -137,6 +137,23 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     expect(graph?.searchParams.get('tz')).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 
+  it("shows the graph's day as Russian writes it, and draws a day typed so", async () => {
+    const asked = serveDashboard({ devices: fleet() });
+    await renderDashboard();
+    const russian = (date: string) => date.split('-').reverse().join('.');
+    const today = browserToday();
+    // The calendar comes after the page: until then the day stands there as text.
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Дата' })).not.toHaveAttribute('readonly'),
+    );
+    const field = screen.getByRole('textbox', { name: 'Дата' });
+    expect(field).toHaveValue(russian(today));
+    const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 24 * HOUR).toISOString().slice(0, 10);
+    await userEvent.clear(field);
+    await userEvent.type(field, russian(yesterday));
+    await waitFor(() => expect(asked.preferGraph.at(-1)?.searchParams.get('date')).toBe(yesterday));
+  });
+
   it('lists which device has which problem since when, the most urgent first', async () => {
     serveDashboard({ devices: fleet() });
     await renderDashboard();

@@ -35,7 +35,7 @@ import { DashboardCounterCards } from '../components/dashboard-counters';
 import { DevicesTable } from '../components/devices-table';
 import { ProblemsList } from '../components/problems-list';
 import { StatusCircles, type StatusCircle } from '../components/status-circles';
-import { zonedToday } from '../../../lib/format';
+import { formatCalendarDate, zonedToday } from '../../../lib/format';
 import { browserTimeZone, browserToday } from '../dashboard-format';
 import { allProblems, countDevices } from '../dashboard-model';
 import { useDashboardRows } from '../use-dashboard-rows';
@@ -46,6 +46,13 @@ import { useStableValue } from '../use-stable-value';
 const DashboardGraph = lazy(async () => ({
   default: (await loadChunk(() => import('../components/dashboard-graph'))).DashboardGraph,
 }));
+
+// The calendar (@mantine/dates and dayjs) stays out of the page's first scripts: the field comes a
+// moment later, its place held by the date as text.
+const DateField = lazy(async () => ({
+  default: (await loadChunk(() => import('../../../components/date-fields'))).DateField,
+}));
+const DATE_WIDTH = 170;
 
 /** The page's query string: device type, graph date, the device whose day the graph shows, its metric. */
 const DASHBOARD_PARAMS = { type: '', date: '', device: '', report: 'current' } as const;
@@ -292,18 +299,22 @@ const GraphSection = memo(function GraphSection({
                 </Button>
               </>
             )}
-            <TextInput
-              type="date"
-              label={t('Date')}
-              value={date}
-              max={today}
-              onChange={(event) => {
-                const next = event.currentTarget.value;
-                if (DATE_PATTERN.test(next))
-                  setParams({ date: next === today ? '' : next }, { replace: true });
-              }}
-              w={170}
-            />
+            <Suspense
+              fallback={
+                <TextInput label={t('Date')} value={formatCalendarDate(date)} readOnly w={DATE_WIDTH} />
+              }
+            >
+              <DateField
+                label={t('Date')}
+                value={date}
+                maxDate={today}
+                onChange={(next) => {
+                  if (DATE_PATTERN.test(next))
+                    setParams({ date: next === today ? '' : next }, { replace: true });
+                }}
+                w={DATE_WIDTH}
+              />
+            </Suspense>
           </Group>
         </Group>
         {missing && (

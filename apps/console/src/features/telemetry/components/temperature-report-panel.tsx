@@ -6,9 +6,10 @@ import {
   type Device,
   type TemperatureReportDay,
 } from '@kontrol/contracts';
-import { Alert, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../components/date-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import {
@@ -144,21 +145,14 @@ export function TemperatureReportPanel() {
             onChange={(ids) => setParams({ devices: ids.join(',') })}
           />
           <Group align="flex-end" gap="md">
-            <TextInput
-              type="date"
+            <DateField
               label={t('First day')}
               value={from}
-              max={to}
-              onChange={(event) => setDay('from', event.currentTarget.value)}
+              maxDate={to}
+              onChange={(next) => setDay('from', next)}
               w={180}
             />
-            <TextInput
-              type="date"
-              label={t('Last day')}
-              value={to}
-              onChange={(event) => setDay('to', event.currentTarget.value)}
-              w={180}
-            />
+            <DateField label={t('Last day')} value={to} onChange={(next) => setDay('to', next)} w={180} />
           </Group>
           {problem && (
             <Alert color="red" role="alert">

@@ -459,7 +459,15 @@ describe('the temperature report tab', { timeout: 30_000 }, () => {
     const earlier = new Date(Date.parse(`${query?.get('finish') ?? ''}T00:00:00Z`) - 10 * DAY)
       .toISOString()
       .slice(0, 10);
-    fireEvent.change(screen.getByLabelText('Первый день'), { target: { value: earlier } });
+    // The days read and are typed as Russian writes them; the query keeps YYYY-MM-DD.
+    const russian = (date: string) => date.split('-').reverse().join('.');
+    const firstDay = screen.getByRole('textbox', { name: 'Первый день' });
+    expect(firstDay).toHaveValue(russian(query?.get('start') ?? ''));
+    expect(screen.getByRole('textbox', { name: 'Последний день' })).toHaveValue(
+      russian(query?.get('finish') ?? ''),
+    );
+    await userEvent.clear(firstDay);
+    await userEvent.type(firstDay, russian(earlier));
     await waitFor(() => expect(asked.at(-1)?.get('start')).toBe(earlier));
   });
 });
