@@ -1,6 +1,17 @@
 import type { Locator, Page } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
-import { databaseUrl, expect, logins, signInWithApi, test, urlWithPath } from './support/fixtures';
+import {
+  databaseUrl,
+  expect,
+  expectNoAxeViolations,
+  expectTime,
+  fillTime,
+  logins,
+  signInWithApi,
+  test,
+  timeField,
+  urlWithPath,
+} from './support/fixtures';
 
 /**
  * Issue #4 in a real browser: an address with its work time and image, a room in it, a smart
@@ -80,8 +91,8 @@ test.describe('places and equipment (issue #4)', () => {
     await page.getByRole('textbox', { name: 'Полный адрес', exact: true }).fill('ул. Вайнера, д. 9');
     await page.getByRole('textbox', { name: 'Широта', exact: true }).fill('95');
     await page.getByRole('textbox', { name: 'Долгота', exact: true }).fill('60.6057');
-    await page.getByLabel('Пятница, открытие', { exact: true }).fill('10:00');
-    await page.getByLabel('Пятница, закрытие', { exact: true }).fill('10:00');
+    await fillTime(timeField(page, 'Пятница, открытие'), '10:00');
+    await fillTime(timeField(page, 'Пятница, закрытие'), '10:00');
     await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
 
     await expect(page.getByRole('alert').filter({ hasText: FIX_ERRORS })).toBeVisible();
@@ -91,9 +102,12 @@ test.describe('places and equipment (issue #4)', () => {
     await expect(page.getByRole('textbox', { name: 'Широта', exact: true })).toHaveAccessibleDescription(
       'Не больше 90.',
     );
-    await expect(page.getByLabel('Пятница, закрытие', { exact: true })).toHaveAccessibleDescription(
+    const fridayCloses = page.getByRole('spinbutton', { name: 'Пятница, закрытие, часы', exact: true });
+    await expect(fridayCloses).toHaveAccessibleDescription(
       'Время закрытия не может совпадать со временем открытия.',
     );
+    // The time fields, their hours, minutes and messages included, read out as they should.
+    await expectNoAxeViolations(page);
     // Nothing was saved: still the add page.
     await expect(page).toHaveURL(urlWithPath('/account/addresses/add'));
   });
@@ -117,11 +131,13 @@ test.describe('places and equipment (issue #4)', () => {
     await expect(sunday).toBeChecked();
     await sunday.uncheck({ force: true }); // Mantine's switch input is drawn by its track
     await expect(sunday).not.toBeChecked();
-    await expect(workTime.getByLabel('Воскресенье, открытие', { exact: true })).toHaveCount(0);
+    await expect(timeField(workTime, 'Воскресенье, открытие')).toHaveCount(0);
     await expect(workTime.getByText('Выходной', { exact: true })).toHaveCount(1);
     // Friday till 02:00: past midnight.
-    await workTime.getByLabel('Пятница, открытие', { exact: true }).fill('10:00');
-    await workTime.getByLabel('Пятница, закрытие', { exact: true }).fill('02:00');
+    // Typed on a 24-hour clock, as a Russian page shows it (never 02:00 AM).
+    await fillTime(timeField(workTime, 'Пятница, открытие'), '10:00');
+    await fillTime(timeField(workTime, 'Пятница, закрытие'), '02:00');
+    await expect(workTime).not.toContainText(/AM|PM/);
     // Typed with a comma as the decimal sign, as a Russian keyboard gives it.
     await page.getByRole('textbox', { name: 'Широта', exact: true }).pressSequentially('56,8389');
     await page.getByRole('textbox', { name: 'Долгота', exact: true }).fill('60.6057');
@@ -139,9 +155,9 @@ test.describe('places and equipment (issue #4)', () => {
     await expect(details.getByRole('combobox', { name: 'Часовой пояс' })).toHaveValue(/^Asia\/Yekaterinburg/);
     await expect(details.getByRole('switch', { name: 'Воскресенье', exact: true })).not.toBeChecked();
     await expect(details.getByRole('switch', { name: 'Пятница', exact: true })).toBeChecked();
-    await expect(details.getByLabel('Пятница, открытие', { exact: true })).toHaveValue('10:00');
-    await expect(details.getByLabel('Пятница, закрытие', { exact: true })).toHaveValue('02:00');
-    await expect(details.getByLabel('Понедельник, закрытие', { exact: true })).toHaveValue('21:00');
+    await expectTime(timeField(details, 'Пятница, открытие'), '10:00');
+    await expectTime(timeField(details, 'Пятница, закрытие'), '02:00');
+    await expectTime(timeField(details, 'Понедельник, закрытие'), '21:00');
     await expect(details.getByRole('textbox', { name: 'Широта', exact: true })).toHaveValue('56.8389');
 
     // And the list shows it.

@@ -23,6 +23,7 @@ export function isAccountFile(path) {
     file.startsWith('test/') ||
     file === 'components/telemetry-chart.tsx' ||
     file === 'components/notification-settings-form.tsx' ||
+    file === 'components/time-field.tsx' ||
     file === 'app/routes/device-event-templates-page.tsx'
   );
 }

@@ -120,6 +120,27 @@ export async function noneShown(locator: Locator): Promise<boolean> {
 }
 
 /**
+ * A time field of the console (apps/console/src/components/time-field.tsx): a group named by its
+ * label, holding an hours and a minutes field on a 24-hour clock.
+ */
+export function timeField(scope: Page | Locator, name: string): Locator {
+  return scope.getByRole('group', { name, exact: true });
+}
+
+/** Types a time (`HH:MM`) into a time field as a person does: the hours field, then digits only. */
+export async function fillTime(field: Locator, time: string) {
+  await field.getByRole('spinbutton').first().click();
+  await field.page().keyboard.type(time.replace(':', ''));
+}
+
+/** Expects a time field to show `HH:MM`. */
+export async function expectTime(field: Locator, time: string) {
+  const [hours, minutes] = time.split(':');
+  await expect(field.getByRole('spinbutton').nth(0)).toHaveValue(hours ?? '');
+  await expect(field.getByRole('spinbutton').nth(1)).toHaveValue(minutes ?? '');
+}
+
+/**
  * The RU/EN switch: a radio group labelled "Язык интерфейса" (or "Interface language"). The
  * contract names the options RU and EN; the current switch names them in their own language
  * ("Русский", "English") with RU/EN shown. Either is accepted.

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { server } from '../test/server';
+import { hoursField, shownTime, typeTime } from '../test/time-fields';
 import { NotificationSettingsForm } from './notification-settings-form';
 
 configure({ asyncUtilTimeout: 5_000 });
@@ -59,19 +60,18 @@ describe('the notification settings form', { timeout: 30_000 }, () => {
     expect(
       screen.getByRole('switch', { name: 'Задерживать письма и сообщения в Telegram' }),
     ).not.toBeChecked();
-    expect(screen.queryByLabelText('С')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'С' })).toBeNull();
     expect(screen.getByRole('combobox', { name: /Часовой пояс/ })).toHaveValue('Europe/Moscow');
 
     await userEvent.click(screen.getByRole('checkbox', { name: /Telegram/ }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Нет данных' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Информация' }));
     await userEvent.click(screen.getByRole('switch', { name: 'Задерживать письма и сообщения в Telegram' }));
-    const from = screen.getByLabelText('С');
-    const until = screen.getByLabelText('До');
-    await userEvent.clear(from);
-    await userEvent.type(from, '23:00');
-    await userEvent.clear(until);
-    await userEvent.type(until, '23:00');
+    // Typed as digits, hours then minutes, on a 24-hour clock.
+    const user = userEvent.setup();
+    await typeTime(user, 'С', '23:00');
+    await typeTime(user, 'До', '23:00');
+    expect(shownTime('С')).toBe('23:00');
     await userEvent.click(screen.getByRole('checkbox', { name: 'Аварийные приходят всё равно' }));
     await userEvent.click(screen.getByRole('combobox', { name: /Язык сообщений/ }));
     await userEvent.click(await screen.findByRole('option', { name: 'English' }));
@@ -83,10 +83,9 @@ describe('the notification settings form', { timeout: 30_000 }, () => {
 
     // The server's message shows under "Until".
     expect(await screen.findByText('Исправьте следующие ошибки')).toBeInTheDocument();
-    expect(screen.getByLabelText('До')).toHaveAccessibleDescription('Начало и конец тихих часов совпадают.');
+    expect(hoursField('До')).toHaveAccessibleDescription('Начало и конец тихих часов совпадают.');
 
-    await userEvent.clear(screen.getByLabelText('До'));
-    await userEvent.type(screen.getByLabelText('До'), '07:30');
+    await typeTime(user, 'До', '07:30');
     await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки уведомлений' }));
     expect(await screen.findByText('Сохранено.')).toBeInTheDocument();
     expect(posted[1]).toEqual({
@@ -109,6 +108,26 @@ describe('the notification settings form', { timeout: 30_000 }, () => {
     });
   });
 
+  it('shows saved quiet hours on a 24-hour clock and posts them back as HH:MM, unchanged', async () => {
+    let posted: unknown;
+    server.use(
+      http.get('/api/users/4/settings', () =>
+        HttpResponse.json({ data: { ...saved, quiet_hours: { start: '18:30', end: '06:05' } } }),
+      ),
+      http.post('/api/users/4/settings', async ({ request }) => {
+        posted = await request.json();
+        return HttpResponse.json({ data: posted });
+      }),
+    );
+    renderForm(4);
+    await screen.findByRole('group', { name: 'С' });
+    expect(shownTime('С')).toBe('18:30');
+    expect(shownTime('До')).toBe('06:05');
+    expect(document.body.textContent).not.toMatch(/AM|PM/);
+    await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки уведомлений' }));
+    await waitFor(() => expect(posted).toMatchObject({ quiet_hours: { start: '18:30', end: '06:05' } }));
+  });
+
   it('sends no quiet hours when they are off', async () => {
     let posted: unknown;
     server.use(
@@ -121,7 +140,8 @@ describe('the notification settings form', { timeout: 30_000 }, () => {
       }),
     );
     renderForm(5);
-    expect(await screen.findByLabelText('С')).toHaveValue('22:00');
+    await screen.findByRole('group', { name: 'С' });
+    expect(shownTime('С')).toBe('22:00');
     await userEvent.click(screen.getByRole('switch', { name: 'Задерживать письма и сообщения в Telegram' }));
     await userEvent.click(screen.getByRole('button', { name: 'Сохранить настройки уведомлений' }));
     await waitFor(() => expect(posted).toMatchObject({ quiet_hours: null }));

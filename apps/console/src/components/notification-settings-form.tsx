@@ -18,7 +18,6 @@ import {
   Stack,
   Switch,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -27,6 +26,7 @@ import { apiClient } from '../lib/api-client';
 import { useApiForm } from '../lib/use-api-form';
 import { FormFailure } from './form-failure';
 import { PageLoader } from './page-loader';
+import { TimeField } from './time-field';
 
 /*
  * The one shared component that talks to the API itself: the user page (an admin editing anyone)
@@ -219,15 +219,13 @@ function SettingsForm({ userId, settings }: { userId: number; settings: UserSett
             {form.values.quiet && (
               <>
                 <Group gap="sm" align="start" grow>
-                  <TextInput
-                    type="time"
+                  <TimeField
                     label={t('From')}
                     {...form.getInputProps('quiet_start')}
                     error={errorOf('quiet_start')}
                     maw={160}
                   />
-                  <TextInput
-                    type="time"
+                  <TimeField
                     label={t('Until')}
                     {...form.getInputProps('quiet_end')}
                     error={errorOf('quiet_end')}

@@ -1,9 +1,10 @@
 import type { AddressBody } from '@kontrol/contracts';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { server } from '../../../test/server';
+import { hoursField, shownTime, typeTime } from '../../../test/time-fields';
 import { buildAddress, renderAddresses, serveLists } from '../testing';
 
 /** Captures the body of POST /api/addresses/ and answers with `answer`. */
@@ -31,8 +32,7 @@ async function fillRequired() {
   await fill('Полный адрес', 'Тверская ул., 1');
 }
 
-const setTime = (label: string, value: string) =>
-  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const setTime = (label: string, value: string) => typeTime(user, label, value);
 
 describe('work-time editor', () => {
   it('starts Monday to Sunday 09:00–21:00 in Moscow time; a day switched off is sent as closed', async () => {
@@ -44,16 +44,16 @@ describe('work-time editor', () => {
     const week = await screen.findByRole('group', { name: 'Время работы' });
     expect(within(week).getAllByRole('switch')).toHaveLength(7);
     expect(screen.getByRole('switch', { name: 'Понедельник' })).toBeChecked();
-    expect(screen.getByLabelText('Понедельник, открытие')).toHaveValue('09:00');
-    expect(screen.getByLabelText('Воскресенье, закрытие')).toHaveValue('21:00');
+    expect(shownTime('Понедельник, открытие')).toBe('09:00');
+    expect(shownTime('Воскресенье, закрытие')).toBe('21:00');
     expect(screen.getByRole('combobox', { name: 'Часовой пояс' })).toHaveValue('Europe/Moscow (UTC+03:00)');
     expect(screen.getByText(/работает после полуночи/)).toBeInTheDocument();
 
     await user.click(screen.getByRole('switch', { name: 'Вторник' }));
-    expect(screen.queryByLabelText('Вторник, открытие')).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Вторник, открытие' })).toBeNull();
     const tuesdayRow = screen.getByRole('switch', { name: 'Вторник' }).closest('div.mantine-Group-root');
     expect(tuesdayRow).toHaveTextContent('Выходной');
-    setTime('Пятница, закрытие', '02:00');
+    await setTime('Пятница, закрытие', '02:00');
 
     await fillRequired();
     await user.click(screen.getByRole('button', { name: 'Сохранить' }));
@@ -79,25 +79,25 @@ describe('work-time editor', () => {
 
   it('switching a day back on brings its times back', async () => {
     renderAddresses('/account/addresses/add');
-    await screen.findByLabelText('Среда, открытие');
-    setTime('Среда, открытие', '07:30');
+    await screen.findByRole('group', { name: 'Среда, открытие' });
+    await setTime('Среда, открытие', '07:30');
     await user.click(screen.getByRole('switch', { name: 'Среда' }));
     await user.click(screen.getByRole('switch', { name: 'Среда' }));
-    expect(screen.getByLabelText('Среда, открытие')).toHaveValue('07:30');
+    expect(shownTime('Среда, открытие')).toBe('07:30');
   });
 
   it('copies Monday to every day, closed days included', async () => {
     renderAddresses('/account/addresses/add');
     await user.click(await screen.findByRole('switch', { name: 'Воскресенье' }));
-    expect(screen.queryByLabelText('Воскресенье, открытие')).toBeNull();
-    setTime('Понедельник, открытие', '08:00');
-    setTime('Понедельник, закрытие', '23:30');
+    expect(screen.queryByRole('group', { name: 'Воскресенье, открытие' })).toBeNull();
+    await setTime('Понедельник, открытие', '08:00');
+    await setTime('Понедельник, закрытие', '23:30');
 
     await user.click(screen.getByRole('button', { name: 'Скопировать понедельник на все дни' }));
     for (const day of ['Вторник', 'Среда', 'Четверг', 'Пятница', 'Суббота', 'Воскресенье']) {
       expect(screen.getByRole('switch', { name: day })).toBeChecked();
-      expect(screen.getByLabelText(`${day}, открытие`)).toHaveValue('08:00');
-      expect(screen.getByLabelText(`${day}, закрытие`)).toHaveValue('23:30');
+      expect(shownTime(`${day}, открытие`)).toBe('08:00');
+      expect(shownTime(`${day}, закрытие`)).toBe('23:30');
     }
   });
 
@@ -135,12 +135,10 @@ describe('work-time editor', () => {
     expect(alert).toHaveTextContent('Организация заблокирована.');
     expect(alert).not.toHaveTextContent('Укажите время');
 
-    const mondayOpen = screen.getByLabelText('Понедельник, открытие');
+    const mondayOpen = hoursField('Понедельник, открытие');
     expect(mondayOpen).toHaveAttribute('aria-invalid', 'true');
     expect(mondayOpen).toHaveAccessibleDescription('Укажите время в формате ЧЧ:ММ.');
-    expect(screen.getByLabelText('Среда, закрытие')).toHaveAccessibleDescription(
-      'Время открытия и закрытия совпадает.',
-    );
+    expect(hoursField('Среда, закрытие')).toHaveAccessibleDescription('Время открытия и закрытия совпадает.');
     expect(screen.getByRole('textbox', { name: 'Долгота' })).toHaveAccessibleDescription(
       'Укажите обе координаты или ни одной.',
     );

@@ -1,7 +1,8 @@
 import { WEEKDAYS, type Weekday } from '@kontrol/contracts';
-import { Button, Fieldset, Group, Input, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, Input, Stack, Switch, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { TimeField } from '../../../components/time-field';
 import type en from '../../../locales/en/translation.json';
 import type { AddressFormValues, WorkTimeFormValue } from './address-form-values';
 
@@ -54,8 +55,7 @@ export function WorkTimeEditor({ form }: { form: UseFormReturnType<AddressFormVa
               />
               {works ? (
                 <Group gap={6} align="flex-start" wrap="nowrap">
-                  <TextInput
-                    type="time"
+                  <TimeField
                     w={124}
                     aria-label={t('{{day}}, opens at', { day: name })}
                     {...form.getInputProps(`work_time.${day}.open`)}
@@ -63,8 +63,7 @@ export function WorkTimeEditor({ form }: { form: UseFormReturnType<AddressFormVa
                   <Text aria-hidden="true" mt={6}>
                     –
                   </Text>
-                  <TextInput
-                    type="time"
+                  <TimeField
                     w={124}
                     aria-label={t('{{day}}, closes at', { day: name })}
                     {...form.getInputProps(`work_time.${day}.close`)}

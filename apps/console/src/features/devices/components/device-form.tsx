@@ -29,6 +29,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { DateField } from '../../../components/date-fields';
+import { TimeField } from '../../../components/time-field';
 import { useApiForm } from '../../../lib/use-api-form';
 
 /** The form's fields: the keys of `deviceBodySchema`, so the server's 422 messages land under them. */
@@ -246,10 +247,10 @@ export function DeviceForm({
               nothingFoundMessage={t('Nothing found')}
               {...form.getInputProps('template_id')}
             />
-            <TextInput
+            <TimeField
               label={t('Shift start')}
               name="shift_start"
-              type="time"
+              clearable
               description={t('Local time at the address when the device should be working.')}
               {...form.getInputProps('shift_start')}
             />

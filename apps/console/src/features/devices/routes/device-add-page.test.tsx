@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
+import { hoursField, shownTime, typeTime } from '../../../test/time-fields';
 import { buildDevice, renderEquipment, withinLimits } from '../test/fixtures';
 
 afterEach(() => queryClient.clear());
@@ -44,9 +45,7 @@ describe('adding a device', { timeout: 30_000 }, () => {
     expect(screen.getByRole('textbox', { name: /Идентификатор контроллера/ })).toHaveAccessibleDescription(
       /Этот идентификатор контроллера уже занят\./,
     );
-    expect(screen.getByLabelText(/Начало смены/)).toHaveAccessibleDescription(
-      /Укажите время в формате ЧЧ:ММ\./,
-    );
+    expect(hoursField('Начало смены')).toHaveAccessibleDescription(/Укажите время в формате ЧЧ:ММ\./);
     // The body is deviceBodySchema's: empty fields as null, ids as numbers.
     expect(sent).toEqual({
       name: 'Печь 3',
@@ -108,19 +107,25 @@ describe('adding a device', { timeout: 30_000 }, () => {
     expect(document.body).not.toHaveTextContent('kdc_s3cret');
   });
 
-  it('opens the page of a new device that is not smart at once', async () => {
+  it('opens the page of a new device that is not smart at once, its shift start sent as HH:MM', async () => {
     const created = buildDevice({ id: 8, name: 'Печь 3' });
+    let sent: DeviceBody | undefined;
     server.use(
-      http.post('/api/devices/', () =>
-        HttpResponse.json({ data: { ...created, credential: null } }, { status: 201 }),
-      ),
+      http.post('/api/devices/', async ({ request }) => {
+        sent = (await request.json()) as DeviceBody;
+        return HttpResponse.json({ data: { ...created, credential: null } }, { status: 201 });
+      }),
       http.get('/api/devices/', () => HttpResponse.json({ data: [created] })),
       http.get('/api/devices/8', () => HttpResponse.json({ data: created })),
     );
     const { router } = await renderEquipment('/account/devices/add');
     await fillRequired();
+    // A 24-hour clock, typed as digits.
+    await typeTime(userEvent.setup(), 'Начало смены', '18:30');
+    expect(shownTime('Начало смены')).toBe('18:30');
     await userEvent.click(screen.getByRole('button', { name: 'Добавить устройство' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/account/devices/8'));
+    expect(sent?.shift_start).toBe('18:30');
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
