@@ -61,8 +61,6 @@ export function TimeField({
       aria-label={name}
       hoursInputLabel={t('{{field}}, hours', { field: name })}
       minutesInputLabel={t('{{field}}, minutes', { field: name })}
-      hoursPlaceholder={t('hh')}
-      minutesPlaceholder={t('mm')}
       hoursInputProps={fieldProps}
       minutesInputProps={fieldProps}
       clearButtonProps={{ 'aria-label': t('Clear'), ...clearButtonProps }}
