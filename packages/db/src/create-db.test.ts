@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from './create-db.js';
+import SQLite from 'better-sqlite3';
+import {
+  createDb,
+  SQLITE_CACHED_PARAMETERS_MAX,
+  SQLITE_STATEMENT_CACHE_SIZE,
+  withStatementCache,
+} from './create-db.js';
 import { storageFailure } from './failures.js';
 
 describe('createDb on SQLite', () => {
@@ -39,6 +45,37 @@ describe('createDb on SQLite', () => {
       expect((await above(3).execute(handle.db)).rows.map((row) => row.n)).toEqual([4, 5]);
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('the SQLite statement cache', () => {
+  it('keeps what is used, drops the least recently used, and never keeps a long parameter list', () => {
+    const database = new SQLite(':memory:');
+    try {
+      database.exec('create table numbers (n integer)');
+      const statements = withStatementCache(database);
+      const hot = 'select n from numbers where n = ?';
+      const first = statements.prepare(hot);
+      const other = (i: number) => `select n from numbers where n = ? and ${i} = ${i}`;
+      const firstOther = statements.prepare(other(0));
+      // Twice the cache's size of other texts, the hot one used between them: it stays prepared.
+      for (let i = 1; i < 2 * SQLITE_STATEMENT_CACHE_SIZE; i += 1) {
+        statements.prepare(other(i));
+        expect(statements.prepare(hot)).toBe(first);
+      }
+      expect(statements.cachedStatements()).toBe(SQLITE_STATEMENT_CACHE_SIZE);
+      // The oldest of the others is gone: preparing it again gives a new statement.
+      expect(statements.prepare(other(0))).not.toBe(firstOther);
+      // An `in` list as long as a batch: prepared, run, not kept.
+      const list = Array.from({ length: SQLITE_CACHED_PARAMETERS_MAX + 1 }, () => '?').join(', ');
+      const long = `select n from numbers where n in (${list})`;
+      const once = statements.prepare(long);
+      expect(once.all(...Array.from({ length: SQLITE_CACHED_PARAMETERS_MAX + 1 }, (_, i) => i))).toEqual([]);
+      expect(statements.prepare(long)).not.toBe(once);
+      expect(statements.cachedStatements()).toBe(SQLITE_STATEMENT_CACHE_SIZE);
+    } finally {
+      database.close();
     }
   });
 });

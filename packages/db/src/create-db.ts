@@ -137,25 +137,41 @@ function cannotOpen(filename: string, error: unknown): Error {
   });
 }
 
-/** Statements kept prepared, by SQL text; beyond this the oldest is dropped. */
-export const SQLITE_STATEMENT_CACHE_SIZE = 500;
+/** Statements kept prepared, by SQL text; beyond this the least recently used is dropped. */
+export const SQLITE_STATEMENT_CACHE_SIZE = 200;
+/**
+ * A statement with more parameters than this is prepared, run and left to the garbage collector.
+ * Such texts are one-offs (`in (…)` lists and multi-row inserts as long as a batch): each length is
+ * a text of its own, and a long one costs tens of kilobytes of native memory to keep.
+ */
+export const SQLITE_CACHED_PARAMETERS_MAX = 100;
 
 /**
  * Kysely prepares every query anew, and with better-sqlite3 preparing costs far more than running
  * a small indexed query (measured: most of a signed-in request's database time). The same SQL
  * text (parameters are bound separately) reuses one prepared statement. Kysely runs one query at a
  * time on SQLite's single connection; should a statement still be busy (an unfinished stream),
- * the call prepares its own rather than fail.
+ * the call prepares its own rather than fail. Exported for its test.
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
+export function withStatementCache(
+  database: SQLite.Database,
+): SqliteDatabase & { cachedStatements(): number } {
+  // A Map iterates in insertion order: a hit is moved to the end, so the first key is the least
+  // recently used.
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
+    cachedStatements: () => cache.size,
     prepare(text: string) {
       const cached = cache.get(text);
-      if (cached && !cached.busy) return cached;
+      if (cached) {
+        cache.delete(text);
+        cache.set(text, cached);
+        if (!cached.busy) return cached;
+        return database.prepare(text);
+      }
       const statement = database.prepare(text);
-      if (!cached) {
+      if (parameterCount(text) <= SQLITE_CACHED_PARAMETERS_MAX) {
         if (cache.size >= SQLITE_STATEMENT_CACHE_SIZE) {
           const oldest = cache.keys().next();
           if (!oldest.done) cache.delete(oldest.value);
@@ -165,6 +181,13 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
       return statement;
     },
   };
+}
+
+/** Kysely writes every parameter as `?` on SQLite; a `?` inside a literal only makes a text look longer. */
+function parameterCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('?'); at !== -1; at = text.indexOf('?', at + 1)) count += 1;
+  return count;
 }
 
 /** See `openPostgres`: the error is the query's, or the next query's, to report. */
