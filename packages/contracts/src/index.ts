@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './acl-constants.js';
 export * from './acl.js';
 export * from './modules.js';
 export * from './reference-lists.js';
@@ -8,6 +9,7 @@ export * from './errors.js';
 export * from './messages.js';
 export * from './pagination.js';
 export * from './places.js';
+export * from './equipment-constants.js';
 export * from './equipment.js';
 export * from './telemetry.js';
 export * from './device-limits.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeviceTypeSlug } from './equipment.js';
+import type { DeviceTypeSlug } from './equipment-constants.js';
 import { DESCRIPTION_MAX_LENGTH, optionalText } from './places.js';
 import { filtersParamSchema, pagedSchema } from './pagination.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeviceTypeSlug } from './equipment.js';
+import type { DeviceTypeSlug } from './equipment-constants.js';
 
 /**
  * The device protocol's payloads (docs/device-protocol.md): what a controller sends over MQTT or
