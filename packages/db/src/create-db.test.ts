@@ -71,7 +71,7 @@ describe('the SQLite statement cache', () => {
       const list = Array.from({ length: SQLITE_CACHED_PARAMETERS_MAX + 1 }, () => '?').join(', ');
       const long = `select n from numbers where n in (${list})`;
       const once = statements.prepare(long);
-      expect(once.all(...Array.from({ length: SQLITE_CACHED_PARAMETERS_MAX + 1 }, (_, i) => i))).toEqual([]);
+      expect(once.all(Array.from({ length: SQLITE_CACHED_PARAMETERS_MAX + 1 }, (_, i) => i))).toEqual([]);
       expect(statements.prepare(long)).not.toBe(once);
       expect(statements.cachedStatements()).toBe(SQLITE_STATEMENT_CACHE_SIZE);
     } finally {
