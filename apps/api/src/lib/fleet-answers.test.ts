@@ -136,6 +136,8 @@ describe('FleetAnswers', () => {
     let builds = 0;
     app.get('/list', async (request, reply) => {
       const { org, version, size, fresh } = request.query as Record<string, string | undefined>;
+      // What the route read beside the URL (the dashboard's events version), not part of the URL.
+      const variant = request.headers['x-variant'] as string | undefined;
       return answers.send(
         request,
         reply,
@@ -144,14 +146,15 @@ describe('FleetAnswers', () => {
           builds += 1;
           return { data: 'x'.repeat(Number(size ?? 10)), build: builds };
         },
-        fresh ? { freshForMs: Number(fresh) } : {},
+        { ...(fresh ? { freshForMs: Number(fresh) } : {}), ...(variant ? { variant } : {}) },
       );
     });
     await app.ready();
-    const get = async (org: number, version: number, size = 10, fresh?: number) =>
+    const get = async (org: number, version: number, size = 10, fresh?: number, variant?: string) =>
       (
         await app.inject({
           url: `/list?org=${org}&version=${version}&size=${size}${fresh ? `&fresh=${fresh}` : ''}`,
+          ...(variant ? { headers: { 'x-variant': variant } } : {}),
         })
       ).json<{ build: number }>().build;
     return { get, builds: () => builds, close: () => app.close() };
@@ -190,6 +193,26 @@ describe('FleetAnswers', () => {
       expect(await h.get(1, 1, 10, 15_000)).toBe(2);
     } finally {
       vi.useRealTimers();
+      await h.close();
+    }
+  });
+
+  it('keeps one answer per URL: a new variant replaces the one before instead of piling up', async () => {
+    const answers = new FleetAnswers();
+    const h = await harness(answers);
+    try {
+      expect(await h.get(1, 1, 1000, undefined, 'events-1')).toBe(1);
+      const one = answers.size;
+      // Every device event moves the dashboard's variant: a hundred of them keep one answer.
+      for (let event = 2; event <= 100; event += 1) {
+        expect(await h.get(1, 1, 1000, undefined, `events-${event}`)).toBe(event);
+      }
+      expect(answers.size).toBeLessThan(one + 10); // one answer (its build number is longer), not a hundred
+      expect(await h.get(1, 1, 1000, undefined, 'events-100')).toBe(100);
+      // Another URL of the same organisation is an answer of its own.
+      expect(await h.get(1, 1, 500, undefined, 'events-100')).toBe(101);
+      expect(answers.size).toBeGreaterThan(one);
+    } finally {
       await h.close();
     }
   });

@@ -11,6 +11,8 @@ const COMPRESS_THRESHOLD_BYTES = 1024;
 export const FLEET_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
+  /** The organisation and URL it answers: a newer answer to the same supersedes it. */
+  place: string;
   json: Buffer;
   encoded: Partial<Record<Encoding, Buffer>>;
   bytes: number;
@@ -29,10 +31,14 @@ interface Entry {
  *
  * A request that read an older version than one already seen (it began before a commit another
  * request saw) is answered fresh and not kept. Compressed forms are made once per entry, on first
- * demand. Least recently used entries go first beyond {@link FLEET_ANSWERS_MAX_BYTES}.
+ * demand. One answer is kept per organisation and URL: a new one (another version, window or
+ * variant) drops the one it replaces, which no request would ask for again; least recently used
+ * entries go first beyond {@link FLEET_ANSWERS_MAX_BYTES}.
  */
 export class FleetAnswers {
   private readonly entries = new Map<string, Entry>();
+  /** The key of the answer kept for each organisation and URL. */
+  private readonly kept = new Map<string, string>();
   private readonly versions = new Map<number, number>();
   private bytes = 0;
 
@@ -61,23 +67,17 @@ export class FleetAnswers {
     this.versions.set(organisationId, fleetVersion);
 
     const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
-    const address = `${request.protocol}://${request.host}${request.url}${options.variant ? `\u0000${options.variant}` : ''}`;
-    const key = `${organisationId}\u0000${fleetVersion}\u0000${window}\u0000${address}`;
+    const place = `${organisationId}\u0000${request.protocol}://${request.host}${request.url}`;
+    const key = `${place}\u0000${fleetVersion}\u0000${window}\u0000${options.variant ?? ''}`;
     let entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key); // most recently used last
       this.entries.set(key, entry);
     } else {
       const json = Buffer.from(reply.serialize(await build()) as string);
-      entry = { json, encoded: {}, bytes: json.length, kept: false };
+      entry = { place, json, encoded: {}, bytes: json.length, kept: false };
       // Kept unless a newer version was seen while this one was being built.
-      if (this.versions.get(organisationId) === fleetVersion) {
-        this.remember(key, entry);
-        // The same answer of the window before is out of date now.
-        const previousKey = `${organisationId}\u0000${fleetVersion}\u0000${window - 1}\u0000${address}`;
-        const previous = window > 0 ? this.entries.get(previousKey) : undefined;
-        if (previous) this.drop(previousKey, previous);
-      }
+      if (this.versions.get(organisationId) === fleetVersion) this.remember(key, entry);
     }
     return this.reply(request, reply, entry);
   }
@@ -112,9 +112,13 @@ export class FleetAnswers {
 
   private remember(key: string, entry: Entry) {
     if (entry.bytes > this.maxBytes / 4) return; // one answer never takes the whole room
-    const twin = this.entries.get(key); // built by a request that ran beside this one
-    if (twin) this.drop(key, twin);
+    // The answer it replaces: built by a request that ran beside this one, or for the same URL
+    // before (an older window or variant).
+    const replacedKey = this.kept.get(entry.place);
+    const replaced = replacedKey === undefined ? undefined : this.entries.get(replacedKey);
+    if (replacedKey !== undefined && replaced) this.drop(replacedKey, replaced);
     this.entries.set(key, entry);
+    this.kept.set(entry.place, key);
     entry.kept = true;
     this.bytes += entry.bytes;
     for (const [oldest, old] of this.entries) {
@@ -125,6 +129,7 @@ export class FleetAnswers {
 
   private drop(key: string, entry: Entry) {
     this.entries.delete(key);
+    if (this.kept.get(entry.place) === key) this.kept.delete(entry.place);
     entry.kept = false;
     this.bytes -= entry.bytes;
   }
