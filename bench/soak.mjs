@@ -188,6 +188,8 @@ function consoleReads(deviceIds) {
 function minuteBook(/** @type {number} */ start, /** @type {number} */ minutes) {
   const rows = Array.from({ length: minutes + 1 }, () => ({
     latencies: /** @type {number[]} */ ([]),
+    /** The read of each latency, in the same order. */
+    reads: /** @type {string[]} */ ([]),
     acknowledged: 0,
     errors: 0,
   }));
@@ -458,6 +460,7 @@ async function soakOn(database, cleanups) {
     (record) => {
       const row = at(record.start);
       row.latencies.push(record.ms);
+      row.reads.push(record.what);
       if (record.start >= start) {
         const list = byRead.get(record.what) ?? [];
         list.push(record.ms);
@@ -472,7 +475,7 @@ async function soakOn(database, cleanups) {
     () => Date.now() < end,
   );
 
-  /** @type {{ minute: number, rss: number, heap: number, lag: number, p99: number, requests: number, acknowledged: number, errors: number }[]} */
+  /** @type {{ minute: number, rss: number, heap: number, lag: number, p99: number, slowest: Record<string, number>, requests: number, acknowledged: number, errors: number }[]} */
   const table = [];
   for (let minute = WARM_UP_MS ? 0 : 1; minute <= MINUTES; minute += 1) {
     const due = start + minute * 60_000;
@@ -483,12 +486,21 @@ async function soakOn(database, cleanups) {
     row.errors += rejected - rejectedSoFar;
     rejectedSoFar = rejected;
     const sorted = [...row.latencies].sort((a, b) => a - b);
+    const p99 = percentile(sorted, 99);
+    // Which reads the minute's slowest 1 % are: what sets its p99.
+    /** @type {Record<string, number>} */
+    const slowest = {};
+    row.latencies.forEach((ms, index) => {
+      const what = row.reads[index] ?? '?';
+      if (ms >= p99) slowest[what] = (slowest[what] ?? 0) + 1;
+    });
     const entry = {
       minute,
       rss: rssMb(server.pid),
       heap: metric(text, 'kontrol_nodejs_heap_size_used_bytes') / 1024 / 1024,
       lag: metric(text, 'kontrol_nodejs_eventloop_lag_p99_seconds') * 1000,
-      p99: percentile(sorted, 99),
+      p99,
+      slowest,
       requests: sorted.length,
       acknowledged: row.acknowledged,
       errors: row.errors,
@@ -497,7 +509,11 @@ async function soakOn(database, cleanups) {
     log(
       `minute ${minute}: RSS ${fmt(entry.rss, 1)} MB, heap ${fmt(entry.heap, 1)} MB, lag p99 ${fmt(entry.lag, 1)} ms, ` +
         `API p99 ${fmt(entry.p99, 1)} ms over ${fmt(entry.requests)} requests, ${fmt(entry.acknowledged)} samples acknowledged, ` +
-        `${entry.errors} errors`,
+        `${entry.errors} errors; at or above the p99: ` +
+        Object.entries(slowest)
+          .sort((a, b) => b[1] - a[1])
+          .map(([what, count]) => `${count} ${what}`)
+          .join(', '),
     );
   }
 
