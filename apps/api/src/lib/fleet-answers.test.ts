@@ -217,18 +217,45 @@ describe('FleetAnswers', () => {
     }
   });
 
-  it('counts an answer once when two requests build it side by side', async () => {
+  it('builds an answer once when requests ask for it while it is being built', async () => {
     const answers = new FleetAnswers();
     const h = await harness(answers);
     try {
-      const [first, second] = await Promise.all([h.get(1, 1, 100), h.get(1, 1, 100)]);
-      expect(new Set([first, second]).size).toBe(2); // both built: neither was kept yet
+      const all = await Promise.all([h.get(1, 1, 100), h.get(1, 1, 100), h.get(1, 1, 100)]);
+      expect(all).toEqual([1, 1, 1]); // one build, its answer sent to all three
+      expect(h.builds()).toBe(1);
       const kept = answers.size;
-      expect(kept).toBeLessThan(200); // one answer of ~120 bytes, not two
-      expect(await h.get(1, 1, 100)).toBe(second);
+      expect(kept).toBeLessThan(200); // one answer of ~120 bytes
+      expect(await h.get(1, 1, 100)).toBe(1);
+      // Another version asked at the same moment is another build.
+      expect(await Promise.all([h.get(1, 2, 100), h.get(1, 2, 100)])).toEqual([2, 2]);
       expect(answers.size).toBe(kept);
     } finally {
       await h.close();
+    }
+  });
+
+  it('lets every waiting request fail with a build that fails, and builds again on the next', async () => {
+    const answers = new FleetAnswers();
+    const app = Fastify();
+    let builds = 0;
+    app.get('/list', async (request, reply) =>
+      answers.send(request, reply, user(1, 1), async () => {
+        builds += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (builds === 1) throw new Error('database gone');
+        return { build: builds };
+      }),
+    );
+    await app.ready();
+    try {
+      const failed = await Promise.all([app.inject('/list'), app.inject('/list')]);
+      expect(failed.map((response) => response.statusCode)).toEqual([500, 500]);
+      expect(builds).toBe(1);
+      const next = await app.inject('/list');
+      expect(next.json()).toEqual({ build: 2 });
+    } finally {
+      await app.close();
     }
   });
 

@@ -40,6 +40,8 @@ export class FleetAnswers {
   /** The key of the answer kept for each organisation and URL. */
   private readonly kept = new Map<string, string>();
   private readonly versions = new Map<number, number>();
+  /** Answers being built now, by key: asked for again meanwhile, they are built once. */
+  private readonly building = new Map<string, Promise<Entry>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = FLEET_ANSWERS_MAX_BYTES) {}
@@ -74,12 +76,36 @@ export class FleetAnswers {
       this.entries.delete(key); // most recently used last
       this.entries.set(key, entry);
     } else {
-      const json = Buffer.from(reply.serialize(await build()) as string);
-      entry = { place, json, encoded: {}, bytes: json.length, kept: false };
-      // Kept unless a newer version was seen while this one was being built.
-      if (this.versions.get(organisationId) === fleetVersion) this.remember(key, entry);
+      // Requests that ask while the answer is being built wait for that build instead of
+      // starting their own: a busy dashboard asks for the same answer many times a second.
+      let building = this.building.get(key);
+      if (!building) {
+        building = this.build(key, place, organisationId, fleetVersion, async () =>
+          Buffer.from(reply.serialize(await build()) as string),
+        );
+        this.building.set(key, building);
+      }
+      entry = await building;
     }
     return this.reply(request, reply, entry);
+  }
+
+  private async build(
+    key: string,
+    place: string,
+    organisationId: number,
+    fleetVersion: number,
+    serialise: () => Promise<Buffer>,
+  ): Promise<Entry> {
+    try {
+      const json = await serialise();
+      const entry: Entry = { place, json, encoded: {}, bytes: json.length, kept: false };
+      // Kept unless a newer version was seen while this one was being built.
+      if (this.versions.get(organisationId) === fleetVersion) this.remember(key, entry);
+      return entry;
+    } finally {
+      this.building.delete(key);
+    }
   }
 
   /** How many bytes are kept now (for tests and metrics). */
