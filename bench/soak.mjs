@@ -40,7 +40,7 @@ import { percentile, plainInsertRate, startHelloWorld } from './lib/baselines.mj
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { issueCredentials } from './lib/devices.mjs';
 import { machine } from './lib/machine.mjs';
-import { postgresDatabase } from './lib/postgres.mjs';
+import { autovacuumOn, postgresDatabase } from './lib/postgres.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 import { apiLogin, buildIfNeeded, freePort, seedFleetAndSignIn, startServer } from './lib/server.mjs';
 
@@ -279,7 +279,12 @@ async function soakOn(database, cleanups) {
   /** @type {Record<string, string>} */
   let serverEnv = { MQTT_PORT: String(mqttPort), METRICS_PORT: String(metricsPort) };
   let rawUrl;
+  let autovacuum = '';
   if (database === 'postgres') {
+    const vacuum = await autovacuumOn();
+    cleanups.push(vacuum.restore);
+    autovacuum = vacuum.autovacuum;
+    log(`autovacuum: ${autovacuum}`);
     const served = await postgresDatabase();
     cleanups.push(served.drop);
     const raw = await postgresDatabase();
@@ -566,6 +571,7 @@ async function soakOn(database, cleanups) {
   const result = {
     database,
     label,
+    autovacuum,
     table,
     minutes: MINUTES,
     requests,
@@ -687,6 +693,11 @@ for (const r of results) {
     `- Load held: ${fmt(r.requests)} requests of ${fmt(r.scheduled)} scheduled; ${fmt(r.counts.acknowledged)} of ${fmt(r.counts.sent)} samples acknowledged ` +
       `(${fmt(r.samplesPerSecond)} samples/s); the faults left ${fmt(r.events)} device events and ${fmt(r.notifications)} notifications of the admin. Worst minute's event-loop lag p99: ${fmt(r.worstLag.lag, 1)} ms (minute ${r.worstLag.minute}; prom-client samples the loop every 10 ms, which the figure includes). ` +
       `The server used ${fmt(r.serverCores, 2)} cores on average, the load generator ${fmt(r.generatorCores, 2)}; load average ${r.loadBefore} → ${r.loadAfter}.`,
+    ...(r.autovacuum
+      ? [
+          `- PostgreSQL's autovacuum: ${r.autovacuum}${r.autovacuum === 'on' ? '' : " (the server's own setting was off; every default PostgreSQL runs it)"}.`,
+        ]
+      : []),
     `- Raw limits, same run: a bare Fastify hello-world asked by the same ${CLIENTS} clients at the same rate for ${HELLO_SECONDS} s: p99 ${fmt(r.hello.p99, 1)} ms; ` +
       `plain batched inserts into a ${r.label} database of its own: ${fmt(r.plainInserts)} rows/s (the soak's ${fmt(r.samplesPerSecond)} samples/s are ${fmt((r.samplesPerSecond / r.plainInserts) * 100, 2)} % of it).`,
     '',

@@ -25,3 +25,41 @@ export async function postgresDatabase() {
     },
   };
 }
+
+/**
+ * PostgreSQL as deployed vacuums and analyses its tables itself (autovacuum, on by default); a test
+ * server may have it off for speed, and a long benchmark on it would measure tables that are never
+ * vacuumed nor analysed. Turns it on for the server when it is off (`alter system`, then a reload:
+ * superuser only) and returns what it found, with `restore` to put the setting back.
+ * @returns {Promise<{ autovacuum: 'on' | 'turned on for the run' | 'off (could not turn it on)', restore: () => Promise<void> }>}
+ */
+export async function autovacuumOn() {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query(
+      "select setting, sourcefile from pg_settings where name = 'autovacuum'",
+    );
+    if (rows[0]?.setting === 'on') return { autovacuum: 'on', restore: async () => {} };
+    // Set by `alter system` before: put that back; set in postgresql.conf: drop ours.
+    const setBefore = String(rows[0]?.sourcefile ?? '').endsWith('postgresql.auto.conf');
+    try {
+      await admin.query('alter system set autovacuum = on');
+      await admin.query('select pg_reload_conf()');
+    } catch {
+      return { autovacuum: 'off (could not turn it on)', restore: async () => {} };
+    }
+    return {
+      autovacuum: 'turned on for the run',
+      restore: async () => {
+        const client = new pg.Client({ connectionString: POSTGRES_URL });
+        await client.connect();
+        await client.query(setBefore ? 'alter system set autovacuum = off' : 'alter system reset autovacuum');
+        await client.query('select pg_reload_conf()');
+        await client.end();
+      },
+    };
+  } finally {
+    await admin.end();
+  }
+}
