@@ -259,6 +259,34 @@ describe('FleetAnswers', () => {
     }
   });
 
+  it('drops the answer a newer one supersedes even when the newer one is too big to keep', async () => {
+    const answers = new FleetAnswers(1000);
+    const app = Fastify();
+    let builds = 0;
+    app.get('/list', async (request, reply) =>
+      answers.send(
+        request,
+        reply,
+        user(1, 1),
+        async () => {
+          builds += 1;
+          // The first answer is small; the next (another variant) is past a quarter of the budget.
+          return { data: 'x'.repeat(builds === 1 ? 50 : 400) };
+        },
+        { variant: request.headers['x-variant'] as string },
+      ),
+    );
+    await app.ready();
+    try {
+      await app.inject({ url: '/list', headers: { 'x-variant': 'a' } });
+      expect(answers.size).toBeGreaterThan(0);
+      await app.inject({ url: '/list', headers: { 'x-variant': 'b' } });
+      expect(answers.size).toBe(0); // neither kept: the old one is out of date, the new one too big
+    } finally {
+      await app.close();
+    }
+  });
+
   it('keeps at most its byte budget, dropping the least recently used first', async () => {
     const answers = new FleetAnswers(1000);
     const h = await harness(answers);

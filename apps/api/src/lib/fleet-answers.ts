@@ -137,12 +137,13 @@ export class FleetAnswers {
   }
 
   private remember(key: string, entry: Entry) {
-    if (entry.bytes > this.maxBytes / 4) return; // one answer never takes the whole room
-    // The answer it replaces: built by a request that ran beside this one, or for the same URL
-    // before (an older window or variant).
+    // The answer it replaces (built by a request that ran beside this one, or for the same URL
+    // before: an older window or variant) goes even when this one is not kept: no request asks
+    // for it again.
     const replacedKey = this.kept.get(entry.place);
     const replaced = replacedKey === undefined ? undefined : this.entries.get(replacedKey);
-    if (replacedKey !== undefined && replaced) this.drop(replacedKey, replaced);
+    if (replaced) this.drop(replacedKey as string, replaced);
+    if (entry.bytes > this.maxBytes / 4) return; // one answer never takes the whole room
     this.entries.set(key, entry);
     this.kept.set(entry.place, key);
     entry.kept = true;
