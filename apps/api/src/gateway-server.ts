@@ -33,7 +33,10 @@ async function main() {
   installCrashLogging('gateway');
   const config = loadConfig();
   const metrics = config.metrics ? new Metrics('gateway') : undefined;
-  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const database = createDb(config.databaseUrl, {
+    poolMax: config.databasePoolMax,
+    poolIdleMs: config.databasePoolIdleMs,
+  });
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,

@@ -60,7 +60,10 @@ async function prepareDatabase(config: Config, database: DatabaseHandle, log: pi
  */
 async function supervise(config: Config) {
   const log = pino({ level: config.logLevel });
-  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const database = createDb(config.databaseUrl, {
+    poolMax: config.databasePoolMax,
+    poolIdleMs: config.databasePoolIdleMs,
+  });
   let gateway: Gateway;
   try {
     await prepareDatabase(config, database, log);
@@ -195,7 +198,10 @@ function superviseOne(config: Config) {
  * metrics; an API-only worker of {@link supervise} leaves those to the primary.
  */
 async function serve(config: Config, options: { whole: boolean }) {
-  const database = createDb(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const database = createDb(config.databaseUrl, {
+    poolMax: config.databasePoolMax,
+    poolIdleMs: config.databasePoolIdleMs,
+  });
   if (options.whole) await prepareDatabase(config, database, pino({ level: config.logLevel }));
   const metrics = config.metrics ? new Metrics('api') : undefined;
   const app = await buildApp({ config, database, runsMqtt: options.whole, metrics });

@@ -81,6 +81,27 @@ describe('the SQLite statement cache', () => {
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => {
+  it('keeps an idle pooled connection for poolIdleMs, then closes it', async () => {
+    const handle = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 1, poolIdleMs: 1_500 });
+    const admin = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 1 });
+    const alive = async (pid: number) =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where pid = ${pid}`.execute(
+          admin.db,
+        )
+      ).rows[0]?.n === 1;
+    try {
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]
+        ?.pid as number;
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(await alive(pid)).toBe(true);
+      await expect.poll(() => alive(pid), { timeout: 5_000, interval: 200 }).toBe(false);
+    } finally {
+      await handle.close();
+      await admin.close();
+    }
+  });
+
   it('outlives an idle pooled connection the server ends, and says so', async () => {
     const errors: { code?: string }[] = [];
     const handle = createDb(process.env.TEST_DATABASE_URL as string, {

@@ -38,6 +38,8 @@ export function dialectOf(db: Kysely<Database>): DialectName {
 export interface CreateDbOptions {
   /** PostgreSQL pool size. */
   poolMax?: number;
+  /** PostgreSQL: how long a pooled connection may stay idle before it is closed (default 10 minutes). */
+  poolIdleMs?: number;
   /** PostgreSQL: told when an idle pooled connection fails (default: one line on stderr). */
   onIdleError?: (error: Error & { code?: string }) => void;
   log?: LogConfig;
@@ -210,10 +212,17 @@ function pgTypeParser(oid: number, format?: string): (value: string) => unknown 
   return builtIn(oid, format);
 }
 
+/** How long an idle pooled PostgreSQL connection is kept (DATABASE_POOL_IDLE_SECONDS). */
+export const DEFAULT_POOL_IDLE_MS = 600_000;
+
 function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolMax ?? 10,
+    // pg's own default closes a connection after 10 idle seconds, so a server whose load comes in
+    // bursts opens new ones all day, each a new backend that plans its first queries with cold
+    // catalog caches (docs/operations.md, "Database connections").
+    idleTimeoutMillis: options.poolIdleMs ?? DEFAULT_POOL_IDLE_MS,
     types: { getTypeParser: pgTypeParser },
   });
   // An idle pooled connection the server ends (restart, failover, an administrator, a dropped

@@ -37,6 +37,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_WORKERS: 'many' })).toThrow(ConfigError);
   });
 
+  it('keeps an idle PostgreSQL connection 10 minutes unless DATABASE_POOL_IDLE_SECONDS says otherwise', () => {
+    expect(loadConfig({}).databasePoolIdleMs).toBe(600_000);
+    expect(loadConfig({ DATABASE_POOL_IDLE_SECONDS: '30' }).databasePoolIdleMs).toBe(30_000);
+    expect(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: '0' })).toThrow(/DATABASE_POOL_IDLE_SECONDS/);
+    expect(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: 'soon' })).toThrow(/DATABASE_POOL_IDLE_SECONDS/);
+  });
+
   it('turns the demo off in production unless DEMO says otherwise, and with DEMO=0', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).demo).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production', DEMO: '1' }).demo).toBe(true);

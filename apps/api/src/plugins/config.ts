@@ -35,6 +35,7 @@ const envSchema = z.object({
     .optional(),
   DATABASE_URL: z.string().min(1).default('sqlite:./data/kontrol.db'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
+  DATABASE_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
   RESTART_ON_CRASH: flag.default(true),
   DEMO: flag.optional(),
@@ -135,6 +136,8 @@ export interface Config {
   appUrlSet: boolean;
   databaseUrl: string;
   databasePoolMax: number;
+  /** How long an idle pooled PostgreSQL connection is kept, in ms. */
+  databasePoolIdleMs: number;
   /** API processes sharing the port (node:cluster); `auto` in API_WORKERS means one per core. */
   workers: number;
   /** With one API process: run it as the child of a supervisor that restarts it when it dies. */
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrlSet: e.APP_URL !== undefined,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    databasePoolIdleMs: e.DATABASE_POOL_IDLE_SECONDS * 1000,
     workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
     restartOnCrash: e.RESTART_ON_CRASH,
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
