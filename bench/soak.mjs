@@ -5,9 +5,12 @@
 //   - 200 devices with real credentials, each one MQTT connection publishing one sample a second
 //     with QoS 1 to `kontrol/v1/<controller id>/telemetry` (docs/device-protocol.md), fields as
 //     its type reports them; once every 15 minutes each reports a fault (an error code), so the
-//     rules open and close events and write notifications as in real use. Every PUBACK is counted;
-//   - 20 API clients, each signed in with a session of its own, each making 5 requests a second
-//     over real HTTP, one after another, in the mix of reads the console makes: the devices list,
+//     rules open and close events and write notifications as in real use, and 30 of them also in
+//     their first second, so the pages of events and notifications are full from the start (see
+//     HISTORY_FAULTS). Every PUBACK is counted;
+//   - 20 API clients (in a worker thread of their own, bench/lib/soak-clients.mjs, so the devices'
+//     work does not delay their timing), each signed in with a session of its own, each making 5
+//     requests a second over real HTTP, one after another, in the mix of reads the console makes: the devices list,
 //     the dashboard stat, the events and notifications pages, the unread counters, the signed-in
 //     user, and a device page's chart (one publishing device's day by the minute).
 // Every minute it samples the server's RSS (/proc/<pid>/status), heap used and event-loop lag p99
@@ -43,6 +46,7 @@ import { machine } from './lib/machine.mjs';
 import { autovacuumOn, postgresDatabase } from './lib/postgres.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 import { apiLogin, buildIfNeeded, freePort, seedFleetAndSignIn, startServer } from './lib/server.mjs';
+import { runApiClients } from './lib/soak-clients.mjs';
 
 const FULL_MINUTES = 30;
 const MINUTES = Math.max(2, setting('SOAK_MINUTES', FULL_MINUTES, 3));
@@ -56,11 +60,19 @@ const TARGETS = { rssMbPerMinute: 0.5, p99Rise: 0.2 };
 const DEVICES = 200;
 const SEND_EVERY_MS = 1_000;
 const FAULT_EVERY_SECONDS = 15 * 60;
+/**
+ * Devices that also report a fault in their first second, so the organisation has events and
+ * notifications before minute 1: the events page the clients read (25 a page) and the
+ * notifications page (10) are full from the first minute, as later, instead of filling over the
+ * first minutes of faults and making the first minute, every later one's reference, lighter.
+ */
+const HISTORY_FAULTS = 30;
 const CLIENTS = 20;
 const REQUESTS_PER_SECOND = 5;
 /** The fleet seeded: about 60 % of its devices are smart (have a controller id), enough for DEVICES. */
 const FLEET = 500;
 const TIMEOUT_MS = 10_000;
+const RATE = { clients: CLIENTS, perSecond: REQUESTS_PER_SECOND, timeoutMs: TIMEOUT_MS };
 const RSS_EVERY_MS = 5_000;
 const HELLO_SECONDS = setting('SOAK_HELLO_SECONDS', 30, 10);
 const RAW_SECONDS = setting('SOAK_RAW_SECONDS', 5, 2);
@@ -133,55 +145,6 @@ function deviceModel(/** @type {{ slug: string, telemetry: string[] }} */ type) 
 }
 
 /**
- * The console's reads, in the proportions one console session makes them (20 slots: the lists and
- * counters it polls, the stat the dashboard refreshes, a device page's chart).
- * @param {number[]} deviceIds  the publishing devices, whose charts have data
- * @returns {((n: number) => { what: string, path: string })[]}
- */
-function consoleReads(deviceIds) {
-  const chart = (/** @type {number} */ n) => {
-    // A device page: its last 24 hours by the minute, up to the next whole minute.
-    const now = Date.now();
-    const finish = now - (now % 60_000) + 60_000;
-    const id = deviceIds[(n * 7) % deviceIds.length];
-    return {
-      what: 'GET /api/telemetry/?devices=…&resolution=minute (24 h)',
-      path: `/api/telemetry/?devices=${id}&start=${finish - 86_400_000}&finish=${finish}&metrics=current,temperature&resolution=minute`,
-    };
-  };
-  const get = (/** @type {string} */ path) => () => ({ what: `GET ${path}`, path });
-  const devices = get('/api/devices/?page=1');
-  const stat = get('/api/devices/stat');
-  const events = get('/api/devices/events?page=1');
-  const notifications = get('/api/notifications?page=1&per_page=10');
-  const unread = get('/api/notifications/unread');
-  const auth = get('/api/users/auth');
-  const support = get('/api/messages/unread');
-  return [
-    devices,
-    stat,
-    unread,
-    chart,
-    events,
-    auth,
-    devices,
-    stat,
-    notifications,
-    chart,
-    events,
-    unread,
-    devices,
-    stat,
-    support,
-    chart,
-    events,
-    unread,
-    notifications,
-    auth,
-  ];
-}
-
-/**
  * Per-minute tallies of one run: row m is minute m, counted from `start` (minute 1 is the first);
  * times before `start` (the warm-up) go to row 0, times after the last minute to the last.
  */
@@ -198,53 +161,6 @@ function minuteBook(/** @type {number} */ start, /** @type {number} */ minutes) 
   return { rows, at };
 }
 
-/**
- * `CLIENTS` clients, each sending its next request at its next slot (REQUESTS_PER_SECOND a
- * second, one at a time: a slow answer delays the next), until `running()` is false.
- * @param {string} baseURL
- * @param {{ cookieHeader: string, xsrf: string }[] | null} sessions  null: no cookies (the hello-world)
- * @param {(n: number, client: number) => { what: string, path: string }} next
- * @param {(record: { start: number, ms: number, ok: boolean, what: string, status: number }) => void} done
- * @param {() => boolean} running
- */
-async function apiClients(baseURL, sessions, next, done, running) {
-  const interval = 1000 / REQUESTS_PER_SECOND;
-  const origin = Date.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async (_, client) => {
-      const session = sessions?.[client];
-      const headers = {
-        accept: 'application/json',
-        'accept-encoding': 'gzip, deflate, br',
-        ...(session ? { cookie: session.cookieHeader, 'x-xsrf-token': session.xsrf } : {}),
-      };
-      // Spread over the first interval, so the clients do not all ask at the same moment.
-      const offset = (client * interval) / CLIENTS;
-      for (let n = 0; running(); n += 1) {
-        const due = origin + offset + n * interval;
-        if (due > Date.now()) await sleep(due - Date.now());
-        if (!running()) break;
-        const { what, path } = next(n, client);
-        const start = Date.now();
-        const started = performance.now();
-        let status = 0;
-        try {
-          const response = await fetch(`${baseURL}${path}`, {
-            headers,
-            signal: AbortSignal.timeout(TIMEOUT_MS),
-          });
-          status = response.status;
-          await response.arrayBuffer();
-        } catch {
-          // refused, reset or timed out: status 0
-        }
-        const ms = performance.now() - started;
-        done({ start, ms, ok: status >= 200 && status < 300, what, status });
-      }
-    }),
-  );
-}
-
 /** What the hello-world answers to the same clients at the same rate: the raw limit of the p99. */
 async function helloWorldUnderSameLoad() {
   const hello = await startHelloWorld(1);
@@ -252,16 +168,12 @@ async function helloWorldUnderSameLoad() {
     /** @type {number[]} */
     const latencies = [];
     let failed = 0;
-    const until = Date.now() + HELLO_SECONDS * 1000;
-    await apiClients(
-      hello.baseURL,
-      null,
-      () => ({ what: 'GET /', path: '/' }),
+    await runApiClients(
+      { ...RATE, baseURL: hello.baseURL, reads: 'hello', until: Date.now() + HELLO_SECONDS * 1000 },
       (record) => {
         latencies.push(record.ms);
         if (!record.ok) failed += 1;
       },
-      () => Date.now() < until,
     );
     latencies.sort((a, b) => a - b);
     return { p99: percentile(latencies, 99), requests: latencies.length, failed };
@@ -410,7 +322,7 @@ async function soakOn(database, cleanups) {
     const publish = () => {
       if (!running) return;
       tick += 1;
-      const fault = (tick + index * 37) % FAULT_EVERY_SECONDS === 0;
+      const fault = (tick + index * 37) % FAULT_EVERY_SECONDS === 0 || (tick === 1 && index < HISTORY_FAULTS);
       /** @type {Record<string, unknown>} */
       const sample = {
         ts: Date.now(),
@@ -457,11 +369,15 @@ async function soakOn(database, cleanups) {
     });
   }
 
-  const reads = consoleReads(devices.map((device) => device.id));
-  const clientsDone = apiClients(
-    server.baseURL,
-    sessions,
-    (n, client) => reads[(n + client * 3) % reads.length](n + client),
+  const clientsDone = runApiClients(
+    {
+      ...RATE,
+      baseURL: server.baseURL,
+      reads: 'console',
+      deviceIds: devices.map((device) => device.id),
+      sessions,
+      until: end,
+    },
     (record) => {
       const row = at(record.start);
       row.latencies.push(record.ms);
@@ -477,7 +393,6 @@ async function soakOn(database, cleanups) {
         failures.set(key, (failures.get(key) ?? 0) + 1);
       }
     },
-    () => Date.now() < end,
   );
 
   /** @type {{ minute: number, rss: number, heap: number, lag: number, p99: number, slowest: Record<string, number>, requests: number, acknowledged: number, errors: number }[]} */
@@ -658,8 +573,8 @@ const lines = [
     ? `**A shortened validation run: ${MINUTES} minutes per database (\`SOAK_MINUTES=${MINUTES}\`), not the ${FULL_MINUTES} minutes the targets are set for; the RSS slope is taken from minute ${SLOPE_FROM}, not 10. Its verdicts say the benchmark works, not that the targets hold.**`
     : `${MINUTES} minutes per database; the RSS slope from minute ${SLOPE_FROM} to the end.`,
   '',
-  `Load: ${DEVICES} devices over MQTT (embedded broker, QoS 1), one sample a second each, a fault (error code) once every ${FAULT_EVERY_SECONDS / 60} minutes per device; ` +
-    `${CLIENTS} API clients with sessions of their own, ${REQUESTS_PER_SECOND} requests a second each, one at a time: the devices list, the dashboard stat, ` +
+  `Load: ${DEVICES} devices over MQTT (embedded broker, QoS 1), one sample a second each, a fault (error code) once every ${FAULT_EVERY_SECONDS / 60} minutes per device, and ${HISTORY_FAULTS} of them also in their first second, so the pages of events and notifications the clients read are full from minute 1; ` +
+    `${CLIENTS} API clients with sessions of their own (in a worker thread, apart from the devices), ${REQUESTS_PER_SECOND} requests a second each, one at a time: the devices list, the dashboard stat, ` +
     `the events and notifications pages, the unread counters, the signed-in user, a device's chart of 24 hours by the minute. ` +
     `The fleet: ${fmt(FLEET)} devices with the templates \`seed:fleet\` gives them. ` +
     (WARM_UP_MS
