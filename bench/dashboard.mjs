@@ -6,12 +6,12 @@
 // Measures
 //   1. `GET /api/devices/stat` (the whole fleet with the six counters): one request at a time, as a
 //      dashboard asks, BENCH_REQUESTS times after a warm-up; p50/p95/p99 and the answer's size.
-//      Target (issue #6): p95 under 30 ms. Raw limit: a bare Fastify hello-world asked the same
+//      Target: p95 under 30 ms. Raw limit: a bare Fastify hello-world asked the same
 //      way by the same client in the same run.
 //   2. the dashboard page ready in Debian's Chromium: from navigation start until the six counters
 //      and the first row of the device table have been painted (a fresh browser context each time,
-//      nothing cached). The reference data of SPEC §1 loads first, so this includes it.
-//      Target (issue #6): under 1 s.
+//      nothing cached). The reference data of docs/contract.md, "Product and areas" loads first, so this includes it.
+//      Target: under 1 s.
 // BENCH_DEVICES (default 5000), BENCH_REQUESTS (default 300), BENCH_RUNS (default 5); BENCH_QUICK=1
 // shortens them (500, 30, 2) and leaves docs alone. BENCH_NO_PAGE=1: the API only (a partial run:
 // no docs). BENCH_NO_DOCS=1: leave docs alone. E2E_SKIP_BUILD=1: measure the built files as they are.

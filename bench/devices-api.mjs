@@ -8,8 +8,8 @@
 // Hello-world and the devices page run as one process and as two (node:cluster; Kontrol with
 // API_WORKERS=2, one per core of this machine, as docs/operations.md advises for production); the
 // other lists on two processes.
-// Targets (issue #4): `GET /api/devices/?page=1` at least 8 000 requests/s with p99 under 20 ms,
-// judged on the two-process run. The other lists have no target (issue #10 asks for them to be
+// Targets: `GET /api/devices/?page=1` at least 8 000 requests/s with p99 under 20 ms,
+// judged on the two-process run. The other lists have no target (they are to be
 // measured): their figures are reported as such, beside the hello-world.
 //
 // BENCH_SECONDS (default 15): duration of each measured load, after a 3 s warm-up. BENCH_DEVICES

@@ -3,8 +3,8 @@
 // through the operator CLI and opens `/account/devices` signed in as its admin in Debian's
 // Chromium (no throttling; a fresh browser context each time, so nothing is cached). Measures
 //   1. entry: from navigation start until the first device row of the list has been painted — the
-//      reference data of SPEC §1 (device types, devices, addresses, rooms, …) loads before any
-//      account page renders, so this includes all of it. Target (issue #4): under 1.5 s.
+//      reference data of docs/contract.md, "Product and areas" (device types, devices, addresses, rooms, …) loads before any
+//      account page renders, so this includes all of it. Target: under 1.5 s.
 //   2. filter-to-paint: from typing a search into the list's search box until the filtered rows
 //      have been painted (a MutationObserver on the table, then the next animation frame).
 //      Target: under 100 ms.

@@ -6,7 +6,7 @@
 // them, in the same run, the raw limit: plain batched inserts of the same rows into the same table
 // (a database of its own, 5 000 rows per transaction, prepared statements / `unnest`), no HTTP,
 // no MQTT, no validation, no rollups.
-// Targets (issue #5): ≥ 50 000 samples/s over MQTT and ≥ 100 000 over HTTP on this 2-core machine,
+// Targets: ≥ 50 000 samples/s over MQTT and ≥ 100 000 over HTTP on this 2-core machine,
 // each at least 40 % of the raw insert rate; on SQLite and on PostgreSQL.
 //
 // BENCH_DATABASE=sqlite|postgres|both (default both; postgres needs BENCH_POSTGRES_URL, default

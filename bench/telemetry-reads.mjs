@@ -7,7 +7,7 @@
 //   - the CSV download of 1 million rows (100 devices × 10 000 samples), read to the end;
 //   - the Excel download of 1 million notifications;
 // with the server's resident memory sampled every 50 ms during each download.
-// Targets (issue #5): chart and report under 50 ms at p95; CSV ≥ 300 000 rows/s with peak memory
+// Targets: chart and report under 50 ms at p95; CSV ≥ 300 000 rows/s with peak memory
 // under 200 MB; XLSX of 1 million rows under 30 s and 400 MB.
 //
 // Raw limits, measured in the same run: a bare Fastify hello-world asked one request at a time by the

@@ -1,7 +1,7 @@
 import { runCli } from '../bench/lib/server.mjs';
 import { databaseUrl, expect, logins, signInWithForm, test, urlWithPath } from './support/fixtures';
 
-// The guest pages submitted for real against the API, and the SPEC §4 auth_token link.
+// The guest pages submitted for real against the API, and the docs/contract.md, "States and transitions" auth_token link.
 
 test('a one-time auth_token link signs in once, then says it has expired', async ({ page }) => {
   const appUrl = process.env.PLAYWRIGHT_TEST_BASE_URL ?? '';
@@ -34,7 +34,7 @@ test('registration creates an organisation and lands its admin on the dashboard'
   await page.getByRole('link', { name: 'Регистрация' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Регистрация' })).toBeVisible();
 
-  // Mismatched passwords first: the error shows under the field, under the SPEC §5 heading.
+  // Mismatched passwords first: the error shows under the field, under the docs/contract.md, "Validation and errors shown" heading.
   await page.getByRole('textbox', { name: 'Имя' }).fill('Ольга');
   await page.getByRole('textbox', { name: 'Название организации' }).fill('Пекарня «Колос»');
   await page.getByRole('textbox', { name: 'E-mail' }).fill(email);

@@ -6,7 +6,7 @@ import { seedFixtures, startServer, type Fixtures } from '../bench/lib/server.mj
 import { databaseUrl, expect, sidebar, signInWithApi, test, urlWithPath } from './support/fixtures';
 
 /**
- * Billing (SPEC §2 billing; docs/billing.md) in a real browser, in Russian, as the admin of an
+ * Billing (docs/contract.md, "Screens and routes" billing; docs/billing.md) in a real browser, in Russian, as the admin of an
  * organisation of this spec's own. On the shared server, started with the sandbox payment
  * provider (PAYMENT_PROVIDER=sandbox, e2e/global-setup.ts): opens «Биллинг», fills the
  * organisation's requisites; tops the balance up by 1 500 ₽ on the sandbox provider's page and

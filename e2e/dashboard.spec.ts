@@ -114,7 +114,7 @@ test.describe('the dashboard', () => {
       await sendSamples(request, working.credential, Date.now());
     });
 
-    await test.step('the six counters, in SPEC order', async () => {
+    await test.step('the six counters, in the contract order', async () => {
       await page.goto('/account/dashboard');
       await expect(page.getByRole('heading', { level: 1, name: 'Главная' })).toBeVisible();
       const counters = page.getByRole('list', { name: 'Счётчики' }).getByRole('link');

@@ -9,7 +9,7 @@ import {
   urlWithPath,
 } from './support/fixtures';
 
-// SPEC §2: below 768 px the sidebar is a drawer behind the "Открыть меню" button.
+// docs/contract.md, "Screens and routes": below 768 px the sidebar is a drawer behind the "Открыть меню" button.
 test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
 
 test('at 375 px the sidebar is a drawer that navigates and closes', async ({ page }) => {

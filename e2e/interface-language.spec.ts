@@ -1,6 +1,6 @@
 import { chooseLanguage, expect, logins, signInWithApi, test } from './support/fixtures';
 
-// Issue 25, point 4: device types are named in the interface language, not in the language the
+// Device types are named in the interface language, not in the language the
 // browser asked the server for. This browser prefers English, so the reference lists the server
 // preloads with the page come in English, while the console speaks Russian (its default).
 test.use({ locale: 'en-US' });

@@ -1,6 +1,6 @@
 import { expect, logins, signInWithForm, test, urlWithPath, type Login } from './support/fixtures';
 
-// SPEC §4: after login the console lands by the user's modules — dashboard when held, else the
+// docs/contract.md, "States and transitions": after login the console lands by the user's modules — dashboard when held, else the
 // first module's page, else no_access.
 const cases: { who: string; login: Login; path: string; heading?: string }[] = [
   { who: 'the admin', login: logins.admin, path: '/account/dashboard', heading: 'Главная' },

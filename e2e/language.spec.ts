@@ -8,7 +8,7 @@ import {
   test,
 } from './support/fixtures';
 
-// SPEC §9: Russian by default; the choice of language is stored (local storage `locale`).
+// docs/contract.md, "Constants and limits": Russian by default; the choice of language is stored (local storage `locale`).
 test('switching to English survives a reload', async ({ page }) => {
   await signInWithApi(page, logins.admin);
   await page.goto('/account/dashboard');

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, logins, sidebar, signInWithApi, storageItem, test, urlWithPath } from './support/fixtures';
 
-// SPEC §4: logout clears the user, marks the browser guest and goes to /auth/login.
+// docs/contract.md, "States and transitions": logout clears the user, marks the browser guest and goes to /auth/login.
 async function expectSignedOut(page: Page) {
   await expect(page).toHaveURL(urlWithPath('/auth/login'));
   await expect(page.getByRole('heading', { level: 1, name: 'Вход в систему' })).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, urlWithPath } from './support/fixtures';
 
-// SPEC §2: any unknown path shows a not-found page with a way back.
+// docs/contract.md, "Screens and routes": any unknown path shows a not-found page with a way back.
 test('an unknown path shows the not-found page, and its link leads back to login', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByRole('heading', { level: 1, name: 'Страница не найдена' })).toBeVisible();

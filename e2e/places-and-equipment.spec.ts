@@ -57,7 +57,7 @@ function idFromUrl(page: Page): number {
   return id;
 }
 
-test.describe('places and equipment (issue #4)', () => {
+test.describe('places and equipment', () => {
   // One organisation's places, built up and torn down step by step; slow pages on a loaded machine.
   test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
@@ -85,7 +85,7 @@ test.describe('places and equipment (issue #4)', () => {
   test('a 422 shows under its fields and under «Исправьте следующие ошибки»', async ({ page }) => {
     await page.goto('/account/addresses/add');
     await expect(page.getByRole('heading', { level: 1, name: 'Добавить адрес' })).toBeVisible();
-    // Name left empty (the form has no client-side rules, SPEC §5), a latitude out of range and a
+    // Name left empty (the form has no client-side rules, docs/contract.md, "Validation and errors shown"), a latitude out of range and a
     // Friday that closes when it opens: three messages of the server, each under its own field.
     await page.getByRole('textbox', { name: 'Город', exact: true }).fill('Екатеринбург');
     await page.getByRole('textbox', { name: 'Полный адрес', exact: true }).fill('ул. Вайнера, д. 9');

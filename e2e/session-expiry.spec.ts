@@ -1,6 +1,6 @@
 import { expect, logins, signInWithApi, storageItem, test, urlWithPath, xsrfToken } from './support/fixtures';
 
-// SPEC §8: a 401 (or 419) while signed in signs the user out and goes to /auth/login by itself.
+// docs/contract.md, "Error catalogue": a 401 (or 419) while signed in signs the user out and goes to /auth/login by itself.
 test('a session ended on the server sends the profile page to login on the next request', async ({
   page,
   playwright,

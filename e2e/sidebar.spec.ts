@@ -1,6 +1,6 @@
 import { expect, logins, SIDEBAR_ENTRIES, sidebar, signInWithApi, test } from './support/fixtures';
 
-// SPEC §2: one sidebar entry per held module, in the SPEC's order, and logout always.
+// docs/contract.md, "Screens and routes": one sidebar entry per held module, in the contract's order, and logout always.
 test('the admin sees all ten entries in order, and Выход', async ({ page }) => {
   await signInWithApi(page, logins.admin);
   await page.goto('/account/dashboard');

@@ -17,7 +17,7 @@ function readLogins(): Fixtures {
 export const logins = readLogins();
 export type { Login };
 
-/** SPEC §2 sidebar, in its order, with the paths of docs/console-shell.md. */
+/** docs/contract.md, "Screens and routes" sidebar, in its order, with the paths of docs/console-shell.md. */
 export const SIDEBAR_ENTRIES = [
   { slug: 'dashboard', path: '/account/dashboard', ru: 'Главная', en: 'Dashboard' },
   { slug: 'telemetry', path: '/account/telemetry', ru: 'Телеметрия', en: 'Telemetry' },

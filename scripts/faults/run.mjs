@@ -1,4 +1,4 @@
-// The fault suite (issue #10; docs/operations.md, "Faults"): each scenario of scripts/faults runs
+// The fault suite (docs/operations.md, "Faults"): each scenario of scripts/faults runs
 // as a process of its own, one after the other, against the built server (npm run build first, as
 // .ci/run does) with private PostgreSQL, Mosquitto and file systems on free ports and temporary
 // folders; the machine's own PostgreSQL (5432) and Mosquitto (1883) are never touched. Each prints

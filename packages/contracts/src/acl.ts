@@ -24,7 +24,7 @@ export const aclRoleSchema = z.object({
 });
 export type AclRole = z.infer<typeof aclRoleSchema>;
 
-/** `POST /api/acl/roles` (SPEC §6/§7): page, filters, withoutPagination, withAdminRole. */
+/** `POST /api/acl/roles` (docs/contract.md, "Roles and permissions"/"HTTP calls"): page, filters, withoutPagination, withAdminRole. */
 export const aclRolesListBodySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   per_page: z.coerce.number().int().min(1).max(100).optional(),
@@ -35,7 +35,7 @@ export const aclRolesListBodySchema = z.object({
 
 export const ACL_ROLE_NAME_MAX_LENGTH = 255;
 
-/** `POST /api/acl/role` (SPEC §7): the first of the organisation's roles matching the filters. */
+/** `POST /api/acl/role` (docs/contract.md, "HTTP calls"): the first of the organisation's roles matching the filters. */
 export const aclRoleFindBodySchema = z.object({
   filters: filtersParamSchema.optional(),
   withAdminRole: z.boolean().default(true),

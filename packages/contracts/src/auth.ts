@@ -67,7 +67,7 @@ export const updateProfileBodySchema = z.object({
 });
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>;
 
-/** GET /api/users/auth → `{data: AuthUser}` (SPEC §3 Auth user, §7). */
+/** GET /api/users/auth → `{data: AuthUser}` (docs/contract.md, "Entities" Auth user, "HTTP calls"). */
 export const authUserSchema = z.object({
   id: z.number().int(),
   name: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { filtersParamSchema, MAX_PER_PAGE, pagedSchema } from './pagination.js';
 
 /**
- * Billing (SPEC §1 billing, §2 `billing` with tabs balance, history and organisation, §7
+ * Billing (docs/contract.md, "Product and areas" billing, "Screens and routes" `billing` with tabs balance, history and organisation, "HTTP calls"
  * `GET /api/users/balance`, `POST /api/users/update_organization`, `POST /api/users/balance_log`,
  * `POST /api/payment/create`, `/payment/invoice/create`, `/payment/act/create`). Every amount is
  * an integer number of kopecks (1 ₽ = 100) in roubles, the only currency. docs/billing.md.
@@ -111,7 +111,7 @@ export const ledgerEntrySchema = z.object({
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
 /**
- * A page of a billing list with filters: the body of `POST /api/users/balance_log` (SPEC §3: page
+ * A page of a billing list with filters: the body of `POST /api/users/balance_log` (docs/contract.md, "Entities": page
  * and filters; filters kind `=`/`in`, created_at `>=`/`<=`/`between` with ISO moments or dates,
  * amount `<`/`>`/`<=`/`>=`/`=`), and the query of `GET /api/payment/documents` (kind, status `=`)
  * and `GET /api/payment/payments` (status `=`/`in`).

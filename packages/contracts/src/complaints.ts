@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.js';
 
 /**
- * Complaints (SPEC "requests", the API's `alerts`; module `requests`): a problem with a device or
+ * Complaints (the contract's "requests", the API's `alerts`; module `requests`): a problem with a device or
  * an address, followed from filing to closing. docs/complaints.md.
  */
 

@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, shared by the server, the console and the tests. */
+/** Business constants of docs/contract.md, "Constants and limits", shared by the server, the console and the tests. */
 export const DEFAULT_LOCALE = 'ru';
 export const FALLBACK_LOCALE = 'en';
 export const LOCALES = ['ru', 'en'] as const;
@@ -21,7 +21,7 @@ export const LOCALE_COOKIE = 'kontrol_locale';
 export const GUEST_FLAG = { guest: 'isGuest', notGuest: 'isNotGuest' } as const;
 
 export const API_BASE_PATH = '/api';
-/** Statuses that sign a signed-in user out (SPEC §8, §9). */
+/** Statuses that sign a signed-in user out (docs/contract.md, "Error catalogue", "Constants and limits"). */
 export const LOGOUT_STATUSES = [401, 419] as const;
 export const HTTP_TIMEOUT_MS = 0;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
@@ -31,7 +31,7 @@ export const SUPPORT_MESSAGE_MAX_LENGTH = 4000;
 /** How often the console asks for the unread support messages count while signed in. */
 export const SUPPORT_UNREAD_POLL_MS = 60_000;
 
-/** A device is offline when it was last online longer ago than this, or never (SPEC §4). */
+/** A device is offline when it was last online longer ago than this, or never (docs/contract.md, "States and transitions"). */
 export const OFFLINE_THRESHOLD_MINUTES = 1440;
-/** Slow-start comparison threshold against the current UTC time (SPEC §4). */
+/** Slow-start comparison threshold against the current UTC time (docs/contract.md, "States and transitions"). */
 export const WORK_START_THRESHOLD_MINUTES = 0;

@@ -3,7 +3,7 @@ import { OFFLINE_THRESHOLD_MINUTES, WORK_START_THRESHOLD_MINUTES } from './const
 import { localDateTime, zoneOffsetMs } from './time-zones.js';
 
 /**
- * The dashboard's rules (SPEC §4 "Dashboard rules", docs/dashboard.md), one pure function each,
+ * The dashboard's rules (docs/contract.md, "Dashboard rules", docs/dashboard.md), one pure function each,
  * shared by the server (`GET /api/devices/stat`) and the console (which recomputes them as live
  * updates arrive). `now` is epoch milliseconds (UTC).
  */
@@ -141,7 +141,7 @@ export function hasIssue(device: Pick<DashboardRuleDevice, 'open_events' | 'open
   return device.open_events > 0 || (device.open_complaints ?? 0) > 0;
 }
 
-/** The six counters of SPEC §1, in its order; each is also a filter of the device list. */
+/** The six counters of docs/contract.md, "Product and areas", in its order; each is also a filter of the device list. */
 /** The metrics a device's day on the dashboard can draw by the minute (`current` by default). */
 export const DASHBOARD_REPORTS = ['current', 'temperature'] as const;
 

@@ -5,7 +5,7 @@ import { deviceEventSchema } from './events.js';
 import { DEVICE_STATES } from './telemetry.js';
 
 /**
- * The dashboard (SPEC §1 counters and widgets, §4 "Dashboard rules", §7 `/devices/stat`,
+ * The dashboard (docs/contract.md, "Product and areas" counters and widgets, "Dashboard rules", "HTTP calls" `/devices/stat`,
  * `/devices/reports/dashboard`, `/devices/info/prefer_graph`); docs/dashboard.md.
  */
 

@@ -4,7 +4,7 @@ import { DESCRIPTION_MAX_LENGTH, optionalText, timeOfDaySchema } from './places.
 import { DEVICE_TYPE_SLUGS, TELEMETRY_KINDS } from './equipment-constants.js';
 
 /**
- * Device types, devices, device groups and the service log: SPEC §1, §3 Device, §7 "Devices";
+ * Device types, devices, device groups and the service log: docs/contract.md, "Product and areas", "Entities" Device, "Equipment";
  * docs/places-and-equipment.md.
  */
 
@@ -18,7 +18,7 @@ export const CONTROLLER_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 export const WASH_INTERVAL_MAX_HOURS = 24 * 31;
 export const SERVICE_INTERVAL_MAX_DAYS = 3650;
 
-/** `GET /api/devices/types/` → `{data: {data: DeviceType[]}}` (SPEC §7). */
+/** `GET /api/devices/types/` → `{data: {data: DeviceType[]}}` (docs/contract.md, "HTTP calls"). */
 export const deviceTypeSchema = z.object({
   id: z.number().int(),
   slug: z.enum(DEVICE_TYPE_SLUGS),
@@ -52,7 +52,7 @@ export const deviceSchema = z.object({
   serial_number: z.string().nullable(),
   controller_id: z.string().nullable(),
   template_id: z.number().int().nullable(),
-  /** SPEC §3: a device counts as smart if it has a controller_id or a template_id. */
+  /** docs/contract.md, "Entities": a device counts as smart if it has a controller_id or a template_id. */
   is_smart: z.boolean(),
   /** Planned local time of day at the address (`HH:MM`), or null. */
   shift_start: z.string().nullable(),
@@ -61,9 +61,9 @@ export const deviceSchema = z.object({
   service_interval_days: z.number().int().nullable(),
   next_service_date: z.string().nullable(),
   notes: z.string().nullable(),
-  /** SPEC §3; filled by the telemetry gateway. */
+  /** docs/contract.md, "Entities"; filled by the telemetry gateway. */
   last_online: z.object({ last_utc: z.string().nullable() }),
-  /** SPEC §3: today's observed start of work at the address (local date and time), when known. */
+  /** docs/contract.md, "Entities": today's observed start of work at the address (local date and time), when known. */
   work_start: z.object({ date: z.string().nullable(), start: z.string().nullable() }),
   /** Whether a gateway credential has been issued (the secret itself is shown only once). */
   has_credential: z.boolean(),
@@ -104,7 +104,7 @@ export type DeviceBody = z.input<typeof deviceBodySchema>;
 
 /**
  * `GET /api/devices/`: without `page` every device of the organisation as `{data: [...]}` (the
- * console's reference data, SPEC §1); with `page` a paged list. `search` matches name, serial
+ * console's reference data, docs/contract.md, "Product and areas"); with `page` a paged list. `search` matches name, serial
  * number and controller id; `sort` is a field, `-field` for descending.
  */
 export const DEVICE_SORT_FIELDS = ['name', 'created_at', 'next_service_date', 'last_online'] as const;
@@ -142,7 +142,7 @@ export const deviceGroupBodySchema = z
   .strict();
 export type DeviceGroupBody = z.input<typeof deviceGroupBodySchema>;
 
-/** `GET /api/devices/client/groups` (SPEC §3: page and filters). */
+/** `GET /api/devices/client/groups` (docs/contract.md, "Entities": page and filters). */
 export const deviceGroupsListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   per_page: z.coerce.number().int().min(1).max(100).optional(),

@@ -5,8 +5,8 @@ import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.j
 import { DEVICE_STATES, momentSchema } from './telemetry.js';
 
 /**
- * Current templates ("Шаблоны тока", module `device_event_template`) and device events: SPEC §2,
- * §7 "Event templates and events"; docs/events.md.
+ * Current templates ("Шаблоны тока", module `device_event_template`) and device events: docs/contract.md, "Screens and routes",
+ * docs/contract.md, "Current templates and device events"; docs/events.md.
  *
  * A template is the norm of a device type's electric current — a band of current (A) per state —
  * and the rules that raise events. Devices point to it with `template_id`; the gateway runs its
@@ -212,7 +212,7 @@ export type DeviceEventUpdate = z.input<typeof deviceEventUpdateSchema>;
 
 /**
  * `GET /api/devices/events`. With `page`: a paged list, newest first. Without it: what the console
- * loads on entry (SPEC §1) — every open event and those that started in the last 24 hours, at
+ * loads on entry (docs/contract.md, "Product and areas") — every open event and those that started in the last 24 hours, at
  * most EVENTS_ENTRY_LIMIT, as `{data: [...]}`.
  * Filters: `device_id`, `device_type_id` (the device's type), `template_id`, `kind`, `severity` (`=`,
  * `in`); `started_at` (`>=`, `<=`, `between`); `ended_at` (`=` null: open, `!=` null: closed);

@@ -1,7 +1,7 @@
 // Kept free of zod so the console can import it without pulling the validator into its first chunk.
 
 /**
- * The access-control modules of SPEC §2 (sidebar) and §6. Every API route declares one of these,
+ * The access-control modules of docs/contract.md, "Screens and routes" (sidebar) and "Roles and permissions". Every API route declares one of these,
  * and the console shows a sidebar entry only when the user holds its slug.
  */
 export const MODULE_SLUGS = [
@@ -30,7 +30,7 @@ export const DEVICE_VIEWING_MODULES: readonly ModuleSlug[] = ['dashboard', 'devi
 export const DEVICE_LIST_MODULES: readonly ModuleSlug[] = [...DEVICE_VIEWING_MODULES, 'recipes', 'requests'];
 /** Who may read the addresses list: `addresses`, and `requests` (a complaint names an address). */
 export const ADDRESS_LIST_MODULES: readonly ModuleSlug[] = ['addresses', 'requests'];
-/** Sidebar labels exactly as SPEC §2 gives them (Russian), with the English translation. */
+/** Sidebar labels exactly as docs/contract.md, "Screens and routes" gives them (Russian), with the English translation. */
 export const MODULE_LABELS: Record<ModuleSlug, { ru: string; en: string }> = {
   dashboard: { ru: 'Главная', en: 'Dashboard' },
   telemetry: { ru: 'Телеметрия', en: 'Telemetry' },

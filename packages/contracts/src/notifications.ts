@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.js';
 
 /**
- * Notifications a user receives (SPEC §1 "Telemetry and notifications"): raised by device events
+ * Notifications a user receives (docs/contract.md, "Product and areas"): raised by device events
  * and complaints, kept in the user's list, and copied to the channels the user chose
  * (docs/notifications.md).
  */

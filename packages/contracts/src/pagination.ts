@@ -28,7 +28,7 @@ export const paginationMetaSchema = z.object({
 });
 export type PaginationMeta = z.infer<typeof paginationMetaSchema>;
 
-/** Laravel's paged list: `{data, links, meta}` (ARCHITECTURE "The API contract"). */
+/** Laravel's paged list: `{data, links, meta}` (docs/api.md, "Requests"). */
 export function pagedSchema<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), links: paginationLinksSchema, meta: paginationMetaSchema });
 }
@@ -37,7 +37,7 @@ export function pagedSchema<T extends z.ZodType>(item: T) {
 export const FILTER_OPERATORS = ['=', '!=', '<', '<=', '>', '>=', 'like', 'in', 'between'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
-/** SPEC §3: filters have the shape field -> {operator, value}. */
+/** docs/contract.md, "Entities": filters have the shape field -> {operator, value}. */
 export const filterConditionSchema = z.object({
   operator: z.enum(FILTER_OPERATORS),
   value: z.union([

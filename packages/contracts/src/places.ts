@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filtersParamSchema } from './pagination.js';
 
-/** Addresses (sites) and their rooms: SPEC §1, §7 "Addresses and rooms"; docs/places-and-equipment.md. */
+/** Addresses (sites) and their rooms: docs/contract.md, "Product and areas", "Addresses and rooms"; docs/places-and-equipment.md. */
 
 export const ADDRESS_NAME_MAX_LENGTH = 255;
 export const FULL_ADDRESS_MAX_LENGTH = 500;

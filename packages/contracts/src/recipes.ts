@@ -4,8 +4,8 @@ import { DESCRIPTION_MAX_LENGTH, optionalText } from './places.js';
 import { filtersParamSchema, pagedSchema } from './pagination.js';
 
 /**
- * Recipes, recipe sets and their deployment to devices: SPEC §1, §3 (Recipe bind, Recipe
- * deployment), §7 "Recipes and sets"; docs/recipes.md, the program files in docs/device-protocol.md.
+ * Recipes, recipe sets and their deployment to devices: docs/contract.md, "Product and areas", "Entities" (Recipe bind, Recipe
+ * deployment), docs/contract.md, "Recipes, sets and deployment"; docs/recipes.md, the program files in docs/device-protocol.md.
  */
 
 export const RECIPE_NAME_MAX_LENGTH = 120;
@@ -138,7 +138,7 @@ export const recipesListQuerySchema = z.object({
 });
 export const recipesPageSchema = pagedSchema(recipeSchema);
 
-/** SPEC §3 "Recipe bind": `POST /api/recipes/{id}/bind_to_sets` — the whole list of the recipe's sets. */
+/** docs/contract.md, "Entities" (Recipe bind): `POST /api/recipes/{id}/bind_to_sets` — the whole list of the recipe's sets. */
 export const recipeBindBodySchema = z
   .object({ set_ids: z.array(z.number().int().positive()).max(1000) })
   .strict();
@@ -181,7 +181,7 @@ export const UPLOAD_ERRORS = ['crc_mismatch', 'timeout', 'download_failed', 'cap
 export type UploadError = (typeof UPLOAD_ERRORS)[number];
 
 export const recipeBindSchema = z.object({
-  /** The bind id (SPEC §3 `bind_ids`). */
+  /** The bind id (docs/contract.md, "Entities" `bind_ids`). */
   id: z.number().int(),
   device_id: z.number().int(),
   recipe_id: z.number().int(),
@@ -201,7 +201,7 @@ export const recipeBindSchema = z.object({
 });
 export type RecipeBind = z.infer<typeof recipeBindSchema>;
 
-/** SPEC §3 "Recipe deployment": `POST /api/recipes_sets/upload`. */
+/** docs/contract.md, "Entities" (Recipe deployment): `POST /api/recipes_sets/upload`. */
 export const setUploadBodySchema = z
   .object({ device_id: z.number().int().positive(), set_id: z.number().int().positive() })
   .strict();

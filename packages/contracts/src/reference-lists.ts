@@ -2,7 +2,7 @@
 import { ADDRESS_LIST_MODULES, DEVICE_LIST_MODULES, type ModuleSlug } from './modules.js';
 
 /**
- * The reference lists read with a plain GET (SPEC §1, §7): their address under `/api` and the
+ * The reference lists read with a plain GET (docs/contract.md, "Product and areas", "HTTP calls"): their address under `/api` and the
  * modules of which a user needs one to read them. The console loads them as its reference data;
  * the server starts them with the page of a signed-in visitor (`<link rel="preload" as="fetch">`),
  * so that they travel while the browser is still evaluating the console.
@@ -24,7 +24,7 @@ export const REFERENCE_LISTS = {
 export type ReferenceListName = keyof typeof REFERENCE_LISTS;
 
 /**
- * The one reference list read with a POST (SPEC §6: the roles list asks for page 1 with both flags
+ * The one reference list read with a POST (docs/contract.md, "Roles and permissions": the roles list asks for page 1 with both flags
  * set). A POST cannot be preloaded: the console asks for it as soon as it starts.
  */
 export const REFERENCE_ROLES = {
@@ -33,5 +33,5 @@ export const REFERENCE_ROLES = {
   body: { page: 1, withoutPagination: true, withAdminRole: true },
 } as const satisfies { url: string; module: ModuleSlug; body: object };
 
-/** The dashboard's statistics of the whole organisation (SPEC §7 `GET /api/devices/stat`). */
+/** The dashboard's statistics of the whole organisation (docs/contract.md, "HTTP calls" `GET /api/devices/stat`). */
 export const DEVICE_STAT_URL = '/devices/stat';

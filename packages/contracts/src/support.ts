@@ -3,7 +3,7 @@ import { SUPPORT_MESSAGE_MAX_LENGTH } from './constants.js';
 import { pageQuerySchema, pagedSchema } from './pagination.js';
 
 /**
- * Messages: the organisation's conversation with the service provider's support (SPEC §7
+ * Messages: the organisation's conversation with the service provider's support (docs/contract.md, "HTTP calls"
  * `GET /api/messages/?page`, `POST /api/messages`). Support answers with the operator CLI
  * (`npm run kontrol -- support:reply`). docs/support-messages.md.
  */

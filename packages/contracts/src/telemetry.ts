@@ -163,7 +163,7 @@ export type DeviceStatus = z.infer<typeof deviceStatusSchema>;
 /**
  * A gap longer than this between two samples of a device is an offline interval (the
  * `/devices/info/last_online` report) and ends a wash run that was in progress. Devices send at
- * least once a minute (docs/device-protocol.md). The dashboard's online/offline counters use SPEC's
+ * least once a minute (docs/device-protocol.md). The dashboard's online/offline counters use the contract's
  * own 1440-minute threshold (`OFFLINE_THRESHOLD_MINUTES`).
  */
 export const CONNECTION_GAP_MS = 5 * 60_000;

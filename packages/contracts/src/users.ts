@@ -9,8 +9,8 @@ import { filtersParamSchema, MAX_PER_PAGE, pagedSchema } from './pagination.js';
 import { DEFAULT_TIME_ZONE, timeOfDaySchema, timeZoneSchema } from './places.js';
 
 /**
- * Users of an organisation and their notification settings (SPEC §1 "users and roles", §3 user
- * labels, §7 "Users"). docs/people.md says who may do what.
+ * Users of an organisation and their notification settings (docs/contract.md, "Product and areas", "Entities" user
+ * labels, docs/contract.md, "Users and access control"). docs/people.md says who may do what.
  */
 
 /** An invitation link is valid this long; the admin can send a new one. */

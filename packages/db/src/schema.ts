@@ -310,7 +310,7 @@ export interface TelemetryHourTable extends TelemetryRollupTable {
 export interface DeviceLiveTable {
   device_id: number;
   last_ts: number | null;
-  /** SPEC `last_online.last_utc`: when the latest sample was received. */
+  /** `last_online.last_utc` (docs/contract.md, "Entities"): when the latest sample was received. */
   last_online_at: string | null;
   current: number | null;
   temperature: number | null;
@@ -320,7 +320,7 @@ export interface DeviceLiveTable {
   error_code: string | null;
   core_temperature: number | null;
   humidity: number | null;
-  /** SPEC `work_start`: local date (`YYYY-MM-DD`) and time (`HH:MM`) at the device's address. */
+  /** `work_start` (docs/contract.md, "Entities"): local date (`YYYY-MM-DD`) and time (`HH:MM`) at the device's address. */
   work_start_date: string | null;
   work_start_time: string | null;
   wash_started_ts: number | null;
@@ -340,7 +340,7 @@ export interface WashCyclesTable {
 
 export type NotificationSeverity = 'info' | 'warning' | 'critical';
 
-/** What a user is told (migration 0005); raised by device events (issue #6). */
+/** What a user is told (migration 0005); raised by device events (docs/events.md). */
 export interface NotificationsTable {
   id: Generated<number>;
   organisation_id: number;

@@ -17,7 +17,7 @@ import { readSession, readSessionWithUser, startSession, verifyCsrf } from './se
  * What a route needs, declared on every API route as `config: {access}`:
  * - `'public'`: anyone (CSRF still applies to state-changing methods);
  * - `'user'`: any signed-in user;
- * - a module slug: a signed-in user whose access role holds that module (SPEC §6); a list of
+ * - a module slug: a signed-in user whose access role holds that module (docs/contract.md, "Roles and permissions"); a list of
  *   slugs: one holding any of them (lists several screens read, such as the devices);
  * - `'device'`: a device's gateway credential, which the route itself checks (telemetry ingest);
  *   no user or session is looked up and no CSRF applies.

@@ -107,7 +107,7 @@ export function accountPreloads(manifest: Manifest, pathname: string): string {
 
 /**
  * The `<link rel="preload" as="fetch">` tags of an account page's early requests: the reference
- * lists the user's modules let them read (the console's reference data, SPEC §1) and, for the
+ * lists the user's modules let them read (the console's reference data, docs/contract.md, "Product and areas") and, for the
  * dashboard itself without a type filter, the organisation's statistics. The browser starts them
  * as it reads the page, while it still evaluates the console, at no cost to the main thread; the
  * console's own request for the same address (apps/console src/early) is answered from them.

@@ -59,7 +59,7 @@ export async function paginate<DB, TB extends keyof DB, O>(
 }
 
 /**
- * SPEC §7's list endpoints: without `page` the whole list as `{data}` (reference data), with it
+ * docs/contract.md, "HTTP calls"'s list endpoints: without `page` the whole list as `{data}` (reference data), with it
  * Laravel's paged shape; each row through `present`.
  */
 export async function listOrPage<DB, TB extends keyof DB, O, Item>(

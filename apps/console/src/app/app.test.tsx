@@ -15,7 +15,7 @@ async function startAt(path: string) {
 }
 
 describe('the console in a DOM', () => {
-  it('waits for reference data, then signs out by itself on a 401 mid-session (SPEC §8)', async () => {
+  it('waits for reference data, then signs out by itself on a 401 mid-session (docs/contract.md, "Error catalogue")', async () => {
     localStorage.setItem('guest', 'isNotGuest');
     const user: AuthUser = buildAuthUser(['recipes', 'users']);
     let releaseRecipes: () => void = () => undefined;
@@ -50,7 +50,7 @@ describe('the console in a DOM', () => {
     releaseRecipes();
     expect(await screen.findByRole('heading', { level: 2, name: 'Ваши данные' })).toBeInTheDocument();
 
-    // Only the user's modules are in the sidebar, in SPEC order, and logout always.
+    // Only the user's modules are in the sidebar, in the contract's order, and logout always.
     const nav = screen.getByRole('navigation', { name: 'Основное меню' });
     expect([...nav.querySelectorAll('a, button')].map((e) => e.textContent)).toEqual([
       'Рецепты',

@@ -16,13 +16,13 @@ import type { RouteHandle } from './route-handle';
 import { PageErrorSlot } from './routes/page-error-slot';
 import { RouteError } from './routes/route-error';
 
-/** A page loaded on demand, with SPEC §9's chunk timeout; `name` is the component's export. */
+/** A page loaded on demand, with docs/contract.md, "Constants and limits"'s chunk timeout; `name` is the component's export. */
 function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
   return async () => ({ Component: (await loadChunk(load))[name] as ComponentType });
 }
 
 /**
- * The routes of SPEC §2. Domain screens join as their issues land; a held module's path without
+ * The routes of docs/contract.md, "Screens and routes". Domain screens join as their issues land; a held module's path without
  * its screen shows the not-found page inside the account frame.
  */
 export const routes: RouteObject[] = [
@@ -68,7 +68,7 @@ export const routes: RouteObject[] = [
           if (!(result instanceof Response)) setTimeout(() => prefetchReferenceData(result.user), 0);
           return result;
         },
-        // The module check of SPEC §4 runs on every navigation to another page (and on an explicit
+        // The module check of docs/contract.md, "States and transitions" runs on every navigation to another page (and on an explicit
         // revalidation), not only on entering the area. A change of the query string alone (a
         // list's search, filters, sort, tab) stays on the same page: no check, and no
         // reference-data round trip on every keystroke.
@@ -373,7 +373,7 @@ export function startRouter() {
   return router;
 }
 
-// SPEC §8: a 401 or 419 while a user is signed in and not guest signs them out, back to login.
+// docs/contract.md, "Error catalogue": a 401 or 419 while a user is signed in and not guest signs them out, back to login.
 onSessionEnded(() => {
   if (!router || !isSignedInAndNotGuest()) return;
   const { pathname, search } = router.state.location;

@@ -12,7 +12,7 @@ export interface ConfirmDeleteModalProps {
   title: string;
   /** Extra words under the title; default "This cannot be undone." */
   message?: ReactNode;
-  /** Deletes; the dialog closes when it resolves and shows the failure (SPEC §8) when it throws. */
+  /** Deletes; the dialog closes when it resolves and shows the failure (docs/contract.md, "Error catalogue") when it throws. */
   onConfirm: () => Promise<unknown>;
   /** The confirming button's text; default "Delete". */
   confirmLabel?: string;

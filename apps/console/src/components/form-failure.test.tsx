@@ -29,7 +29,7 @@ describe('FormFailure', () => {
     expect(alert).not.toHaveTextContent('Неверный e-mail');
   });
 
-  it('shows the connection error text of SPEC §8', () => {
+  it('shows the connection error text of docs/contract.md, "Error catalogue"', () => {
     show({ kind: 'connection' });
     expect(screen.getByRole('alert')).toHaveTextContent('Ошибка подключения. Повторите попытку позже');
   });

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiFailure } from '../lib/api-errors';
 
 /**
- * The failure of a form's last submit (SPEC §5, §8): field errors under the heading "Please fix the
+ * The failure of a form's last submit (docs/contract.md, "Validation and errors shown", "Error catalogue"): field errors under the heading "Please fix the
  * following errors" (messages of fields the form does not show are listed in it), the connection
  * error text, or the server's own message.
  */

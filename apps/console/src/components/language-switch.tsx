@@ -12,7 +12,7 @@ const LANGUAGES: { value: Locale; short: string; name: string }[] = [
 ];
 
 /**
- * RU/EN switch; the choice is remembered in local storage (SPEC §9). A radio group of native
+ * RU/EN switch; the choice is remembered in local storage (docs/contract.md, "Constants and limits"). A radio group of native
  * radios (arrow keys move between them), styled as a segmented control by CSS alone: nothing is
  * measured when it mounts, so the first render of every page commits without a forced layout.
  */

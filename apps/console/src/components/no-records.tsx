@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** What an empty list shows (SPEC §5): "No records found", in the interface language. */
+/** What an empty list shows (docs/contract.md, "Validation and errors shown"): "No records found", in the interface language. */
 export function NoRecords() {
   const { t } = useTranslation();
   return (

@@ -1,6 +1,6 @@
 import type { ModuleSlug } from '@kontrol/contracts';
 
-/** Every URL of the console, in one place (STYLE rule 5). */
+/** Every URL of the console, in one place. */
 export const paths = {
   root: '/',
   auth: {
@@ -59,7 +59,7 @@ export const paths = {
           : `/account/device_event_templates/events/add?device=${deviceId}`,
       event: (id: number) => `/account/device_event_templates/events/${id}`,
     },
-    /** Recipes and recipe sets (SPEC §2). */
+    /** Recipes and recipe sets (docs/contract.md, "Screens and routes"). */
     recipes: {
       list: '/account/recipes',
       add: '/account/recipes/add',
@@ -69,7 +69,7 @@ export const paths = {
       setAdd: '/account/recipes/sets/add',
       set: (id: number) => `/account/recipes/sets/${id}`,
     },
-    /** Complaints (SPEC "requests", the API's alerts). */
+    /** Complaints (the contract's "requests", the API's alerts). */
     requests: {
       list: '/account/requests',
       add: '/account/requests/add',
@@ -113,7 +113,7 @@ export const paths = {
   },
 } as const;
 
-/** The tabs of the billing page (SPEC §2: balance, history, organisation). */
+/** The tabs of the billing page (docs/contract.md, "Screens and routes": balance, history, organisation). */
 export type BillingTab = 'balance' | 'history' | 'organisation';
 
 /**
@@ -133,7 +133,7 @@ export function isoMoment(moment: number | Date): string {
   return new Date(moment).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Where each module's sidebar entry leads (SPEC §2 account area). */
+/** Where each module's sidebar entry leads (docs/contract.md, "Screens and routes" account area). */
 export const modulePaths: Record<ModuleSlug, string> = {
   dashboard: '/account/dashboard',
   telemetry: '/account/telemetry',

@@ -8,7 +8,7 @@ import { finishPendingLogout, isLogoutPending } from './pending-logout';
 const SAFE_METHODS = new Set(['get', 'head', 'options']);
 
 /**
- * The one HTTP client of the console (SPEC §7): `/api`, cookies on every call, no timeout. Axios
+ * The one HTTP client of the console (docs/contract.md, "HTTP calls"): `/api`, cookies on every call, no timeout. Axios
  * copies the readable `XSRF-TOKEN` cookie into the `X-XSRF-TOKEN` header, the Sanctum SPA
  * convention the API checks on every state-changing request. Only those carry it: reading
  * `document.cookie` asks the browser's network process each time, and a page's start sends a
@@ -42,7 +42,7 @@ type SessionEndedListener = () => void;
 const sessionEndedListeners = new Set<SessionEndedListener>();
 
 /**
- * Calls `listener` whenever the API answers 401 or 419 (SPEC §8: the signed-in user is signed out).
+ * Calls `listener` whenever the API answers 401 or 419 (docs/contract.md, "Error catalogue": the signed-in user is signed out).
  * Returns the function that unsubscribes.
  */
 export function onSessionEnded(listener: SessionEndedListener): () => void {

@@ -13,7 +13,7 @@ async function failureOf(respond: () => Response) {
   return { failure: toApiFailure(error), endsSession: endsSession(error) };
 }
 
-describe('the error catalogue (SPEC §8)', () => {
+describe('the error catalogue (docs/contract.md, "Error catalogue")', () => {
   it('a network failure is a connection error', async () => {
     expect((await failureOf(() => HttpResponse.error())).failure).toEqual({ kind: 'connection' });
   });

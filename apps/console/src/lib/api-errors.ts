@@ -1,7 +1,7 @@
 import { LOGOUT_STATUSES, type ValidationErrorBody } from '@kontrol/contracts';
 import axios from 'axios';
 
-/** What a failed API call means to the screen that made it (SPEC §8). */
+/** What a failed API call means to the screen that made it (docs/contract.md, "Error catalogue"). */
 export type ApiFailure =
   /** No answer at all: network down, server unreachable, or an answer that is not the API's. */
   | { kind: 'connection' }
@@ -15,7 +15,7 @@ export function statusOf(error: unknown): number | undefined {
   return axios.isAxiosError(error) ? error.response?.status : undefined;
 }
 
-/** 401 or 419: there is no (valid) session any more (SPEC §8, §9). */
+/** 401 or 419: there is no (valid) session any more (docs/contract.md, "Error catalogue", "Constants and limits"). */
 export function endsSession(error: unknown): boolean {
   const status = statusOf(error);
   return status !== undefined && (LOGOUT_STATUSES as readonly number[]).includes(status);

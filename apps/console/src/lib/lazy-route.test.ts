@@ -13,7 +13,7 @@ describe('loadChunk', () => {
     expect(isChunkLoadError(error)).toBe(true);
   });
 
-  it('raises a chunk load error after 120 000 ms without an answer (SPEC §9)', async () => {
+  it('raises a chunk load error after 120 000 ms without an answer (docs/contract.md, "Constants and limits")', async () => {
     vi.useFakeTimers();
     try {
       const pending = loadChunk(() => new Promise<never>(() => undefined));

@@ -10,7 +10,7 @@ export class ChunkLoadError extends Error {
 
 /**
  * Loads a route's module on demand; fails with {@link ChunkLoadError} when the import fails or
- * takes longer than SPEC §9's 120 000 ms, so the error page can offer a reload.
+ * takes longer than docs/contract.md, "Constants and limits"'s 120 000 ms, so the error page can offer a reload.
  */
 export function loadChunk<T>(load: () => Promise<T>, timeoutMs = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { toApiFailure, type ApiFailure } from './api-errors';
 
 /**
- * A form whose submit calls the API (SPEC §5, §8): Mantine's form state for the fields, the
+ * A form whose submit calls the API (docs/contract.md, "Validation and errors shown", "Error catalogue"): Mantine's form state for the fields, the
  * server's 422 messages put under their fields, and the failure of the last try for
  * {@link FormFailure} (connection error, or the server's message).
  *

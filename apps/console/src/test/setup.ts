@@ -38,7 +38,7 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-// Failed loads are logged by design (SPEC §8); in test output one line per error is enough.
+// Failed loads are logged by design (docs/contract.md, "Error catalogue"); in test output one line per error is enough.
 const logError = console.error.bind(console);
 console.error = (...args: unknown[]) =>
   logError(...args.map((arg) => (arg instanceof Error ? `${arg.name}: ${arg.message}` : arg)));

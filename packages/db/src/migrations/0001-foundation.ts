@@ -145,7 +145,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('reset_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  // The access-control modules of SPEC §2/§6 are reference data: seeded here, the same everywhere.
+  // The access-control modules of docs/contract.md, "Screens and routes"/"Roles and permissions" are reference data: seeded here, the same everywhere.
   const modules: [string, string][] = [
     ['dashboard', 'Главная'],
     ['telemetry', 'Телеметрия'],

@@ -2,7 +2,7 @@ import type { ColumnDefinitionBuilder } from 'kysely';
 import { type AnyDb, primaryId, timeType } from './support.js';
 
 /**
- * Addresses, rooms, the seeded device types, devices, device groups and the service log (issue #4).
+ * Addresses, rooms, the seeded device types, devices, device groups and the service log (docs/places-and-equipment.md).
  * Structured values (work time, telemetry kinds) are JSON text in both dialects.
  */
 export async function up(db: AnyDb): Promise<void> {

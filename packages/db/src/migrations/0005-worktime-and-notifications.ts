@@ -4,7 +4,7 @@ import { type AnyDb, isPostgres, primaryId, timeType } from './support.js';
  * - `telemetry_hour.first_working_ts` / `last_working_ts`: the first and last working sample of the
  *   hour, so a worktime report (start and end of each day's work) reads hours only, never minutes.
  * - `notifications`: what a user is told (web; e-mail and Telegram copies come with their issue).
- *   `event_id` names the device event that raised it, once events exist (issue #6).
+ *   `event_id` names the device event that raised it, once events exist (docs/events.md).
  */
 export async function up(db: AnyDb): Promise<void> {
   const big = isPostgres(db) ? 'bigint' : 'integer';

@@ -8,7 +8,7 @@ import { type AnyDb, isPostgres, primaryId, timeType } from './support.js';
  * - `recipe_images`: uploaded images, scoped to their organisation, named by the server.
  * - `recipe_sets` (one device type each) and `recipe_set_recipes` (ordered).
  * - `devices.recipe_set_id`: the set a device holds (`POST /devices/{id}/recipe_set/{setId}`).
- * - `device_recipe_binds`: a recipe on a device (the SPEC's bind ids) and its delivery:
+ * - `device_recipe_binds`: a recipe on a device (the contract's bind ids) and its delivery:
  *   queued → sending → installed | failed, or removing; one bind per device and recipe.
  */
 export async function up(db: AnyDb): Promise<void> {

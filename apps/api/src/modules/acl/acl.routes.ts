@@ -41,7 +41,7 @@ const read = { access: 'users' } as const;
 const change = { access: 'users', admin: true } as const;
 
 /**
- * Access control (SPEC §6, §7 "Access control"), under the `users` module. Only client-system
+ * Access control (docs/contract.md, "Roles and permissions", "HTTP calls" (Access control)), under the `users` module. Only client-system
  * modules and client-system roles of the caller's organisation are ever listed or changed.
  */
 export async function aclRoutes(fastify: FastifyInstance) {

@@ -35,7 +35,7 @@ const addressFilters: FilterWhitelist = {
 };
 
 /**
- * SPEC §7 "Addresses and rooms": CRUD at /addresses/ and /addresses/{id}, and the address image
+ * docs/contract.md, "Addresses and rooms": CRUD at /addresses/ and /addresses/{id}, and the address image
  * (docs/places-and-equipment.md). Everything under the `addresses` module, in the caller's
  * organisation only.
  */

@@ -34,7 +34,7 @@ const tags = ['auth'];
 /** Anonymous endpoints that send e-mail or create accounts: per-IP limits on top of everything. */
 const anonymousLimit = { max: 10, timeWindow: 15 * 60_000 };
 
-/** SPEC §7 "Auth and account", Laravel Sanctum/Fortify compatible (docs/api.md). */
+/** docs/contract.md, "Session and account", Laravel Sanctum/Fortify compatible (docs/api.md). */
 export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = (): AuthDeps => ({

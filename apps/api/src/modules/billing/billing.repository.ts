@@ -145,7 +145,7 @@ export async function chargedMonths(db: Kysely<Database>, organisationId: number
   return rows.map((row) => row.period);
 }
 
-/** SPEC §3: a device is smart when it has a controller or a current template. */
+/** docs/contract.md, "Entities": a device is smart when it has a controller or a current template. */
 function isSmart(eb: ExpressionBuilder<Database, 'devices'>) {
   return eb.or([
     eb.and([eb('devices.controller_id', 'is not', null), eb('devices.controller_id', '!=', '')]),

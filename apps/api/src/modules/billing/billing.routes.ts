@@ -68,7 +68,7 @@ const PAYMENT_FILTERS: FilterWhitelist = {
 };
 
 /**
- * Billing (SPEC §7, docs/billing.md): the balance and its ledger, the organisation's requisites,
+ * Billing (docs/contract.md, "HTTP calls", docs/billing.md): the balance and its ledger, the organisation's requisites,
  * payments through a provider, invoices and acts. Holders of the `billing` module read; only the
  * organisation's admins change anything (`admin: true`). The provider's callback is public: its
  * signature guards it. Online payment exists only with a provider (`PAYMENT_PROVIDER`); the

@@ -36,7 +36,7 @@ function actorOf(request: FastifyRequest): ComplaintActor {
 }
 
 /**
- * SPEC §7 "Requests": complaints (the API's `alerts`), their timeline and photos
+ * docs/contract.md, "Complaints": complaints (the API's `alerts`), their timeline and photos
  * (docs/complaints.md). Everything under the `requests` module, in the caller's organisation only.
  */
 export async function complaintsRoutes(fastify: FastifyInstance) {

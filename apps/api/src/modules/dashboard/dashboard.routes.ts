@@ -22,7 +22,7 @@ import { dashboardReport, deviceStat, openComplaints, preferGraph } from './dash
 export const STAT_FRESH_MS = 5_000;
 
 /**
- * SPEC §7: `/devices/stat`, `/devices/reports/dashboard`, `/devices/info/prefer_graph` — the
+ * docs/contract.md, "HTTP calls": `/devices/stat`, `/devices/reports/dashboard`, `/devices/info/prefer_graph` — the
  * dashboard's data (docs/dashboard.md), for holders of a module that shows devices.
  */
 export async function dashboardRoutes(fastify: FastifyInstance) {

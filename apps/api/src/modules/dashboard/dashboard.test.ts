@@ -43,7 +43,7 @@ async function ingest(credential: string, samples: TelemetrySampleInput[]) {
 }
 
 describe('GET /api/devices/stat', () => {
-  it('lists the devices with the six counters by the rules of SPEC §4', async () => {
+  it('lists the devices with the six counters by the rules of docs/contract.md, "States and transitions"', async () => {
     const org = await buildOrganisation(t.db);
     const client = await signedIn(org);
     const minutesAgo = (m: number) => new Date(Date.now() - m * MINUTE).toISOString();

@@ -32,7 +32,7 @@ const eventEnvelope = z.object({ data: deviceEventSchema });
 const EVENT_READERS: readonly ModuleSlug[] = EVENT_READER_MODULES;
 
 /**
- * SPEC §7 "Event templates and events" (docs/events.md): current templates under the
+ * docs/contract.md, "Current templates and device events" (docs/events.md): current templates under the
  * `device_event_template` module, device events readable from the dashboard and equipment too.
  */
 export async function deviceEventsRoutes(fastify: FastifyInstance) {

@@ -24,7 +24,7 @@ const GROUP_ID = ':id(^\\d+$)';
 const groupParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const groupEnvelope = z.object({ data: deviceGroupSchema });
 
-/** SPEC §7 "Devices", groups: under the `devices` module, scoped to the caller's organisation. */
+/** docs/contract.md, "Equipment", groups: under the `devices` module, scoped to the caller's organisation. */
 export async function deviceGroupsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

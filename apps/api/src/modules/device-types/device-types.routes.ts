@@ -24,7 +24,7 @@ export function toDeviceType(row: DeviceTypeRow, locale: Locale): DeviceType {
   };
 }
 
-/** SPEC §7 "Devices": `GET /devices/types/`, read by the console from `data` inside `data`. */
+/** docs/contract.md, "Equipment": `GET /devices/types/`, read by the console from `data` inside `data`. */
 export async function deviceTypesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

@@ -87,7 +87,7 @@ export function organisationRoomIds(db: Kysely<Database>, organisationId: number
 }
 export type RoomIdsQuery = ReturnType<typeof organisationRoomIds>;
 
-/** SPEC §3: smart means a controller id or a current template. */
+/** docs/contract.md, "Entities": smart means a controller id or a current template. */
 export function whereSmart(query: DevicesQuery, smart: boolean): DevicesQuery {
   return query.where((eb) =>
     smart

@@ -43,7 +43,7 @@ const credentialEnvelope = z.object({ data: deviceWithCredentialSchema });
 // links and meta, fails it at once and matches the second).
 const listResponse = z.union([z.object({ data: z.array(deviceSchema) }).strict(), pagedSchema(deviceSchema)]);
 
-/** SPEC §7 "Devices": CRUD at /devices/ and /devices/{id}, plus the gateway credential. */
+/** docs/contract.md, "Equipment": CRUD at /devices/ and /devices/{id}, plus the gateway credential. */
 export async function devicesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

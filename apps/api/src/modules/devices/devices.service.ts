@@ -311,7 +311,7 @@ export async function deleteDevice(
 const DECOY_HASH = sha256('kontrol: no such device');
 
 /**
- * The gateway's check (issue #5): does `secret` belong to the device named by id (a number) or by
+ * The gateway's check (docs/device-protocol.md): does `secret` belong to the device named by id (a number) or by
  * controller id (a string)? Hashes are compared in constant time. Answers the device and its
  * organisation, or null for an unknown device, a device without a credential or a wrong secret.
  */

@@ -23,7 +23,7 @@ const integrationParams = z.object({ id: z.coerce.number().int().positive().max(
 const tokenParams = z.object({ token: z.string().max(128) });
 
 /**
- * SPEC §7 "Users, messages, integrations" (docs/integrations.md): read by holders of `settings`,
+ * docs/contract.md, "Users and access control" (docs/integrations.md): read by holders of `settings`,
  * created and deleted by the organisation's admins; scoped to the caller's organisation.
  */
 export async function integrationsRoutes(fastify: FastifyInstance) {

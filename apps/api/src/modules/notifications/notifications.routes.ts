@@ -37,7 +37,7 @@ function toNotification(row: NotificationRow) {
 }
 
 /**
- * SPEC §7 `GET /notifications` (page, filters) and the download `/api/notifications/excel`: the
+ * docs/contract.md, "HTTP calls" `GET /notifications` (page, filters) and the download `/api/notifications/excel`: the
  * signed-in user's own notifications (any user; device events and complaints raise them), and
  * marking them read (docs/notifications.md).
  */

@@ -42,7 +42,7 @@ function zipOf(download: ProgramDownload) {
 }
 
 /**
- * Deployment of recipes to devices (SPEC §7 "Devices" and "Recipes and sets"; docs/recipes.md,
+ * Deployment of recipes to devices (docs/contract.md, "Equipment" and "Recipes and sets"; docs/recipes.md,
  * "Deployment"): what a device is to hold is written here as binds; the gateway's dispatcher
  * sends them (docs/device-protocol.md, "Recipes"), kicked at once when it runs in this process.
  */

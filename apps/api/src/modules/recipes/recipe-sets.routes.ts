@@ -28,7 +28,7 @@ const listResponse = z.union([
   pagedSchema(recipeSetSchema),
 ]);
 
-/** SPEC §7 "Recipes and sets": CRUD at /recipes_sets/ and /recipes_sets/{id} (docs/recipes.md). */
+/** docs/contract.md, "Recipes, sets and deployment": CRUD at /recipes_sets/ and /recipes_sets/{id} (docs/recipes.md). */
 export async function recipeSetsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

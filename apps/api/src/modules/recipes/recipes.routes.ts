@@ -49,7 +49,7 @@ const listResponse = z.union([
 ]);
 
 /**
- * SPEC §7 "Recipes and sets": recipes (CRUD, duplicate, bind to sets), their images and recipe
+ * docs/contract.md, "Recipes, sets and deployment": recipes (CRUD, duplicate, bind to sets), their images and recipe
  * sets (docs/recipes.md). Everything under the `recipes` module, in the caller's organisation only.
  */
 export async function recipesRoutes(fastify: FastifyInstance) {
@@ -152,7 +152,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
     config: { access: 'recipes' },
     schema: {
       tags,
-      summary: "SPEC §3 Recipe bind: the recipe's sets become exactly set_ids (new ones at their end)",
+      summary: "Recipe bind: the recipe's sets become exactly set_ids (new ones at their end)",
       params: recipeParams,
       body: recipeBindBodySchema,
       response: { 200: recipeEnvelope },

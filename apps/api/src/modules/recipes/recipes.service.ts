@@ -350,7 +350,7 @@ export async function duplicateRecipe(
   return getRecipe(db, organisationId, id);
 }
 
-/** SPEC §3 "Recipe bind": the recipe's sets become exactly `setIds`. */
+/** docs/contract.md, "Entities" (Recipe bind): the recipe's sets become exactly `setIds`. */
 export async function bindRecipeToSets(
   db: Kysely<Database>,
   organisationId: number,

@@ -21,7 +21,7 @@ const roomFilters: FilterWhitelist = {
 };
 
 /**
- * SPEC §7 "Addresses and rooms": CRUD at /rooms/ and /rooms/{id}, under the `addresses` module (rooms
+ * docs/contract.md, "Addresses and rooms": CRUD at /rooms/ and /rooms/{id}, under the `addresses` module (rooms
  * are part of an address's page), in the caller's organisation only.
  */
 export async function roomsRoutes(fastify: FastifyInstance) {

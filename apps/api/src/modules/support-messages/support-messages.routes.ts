@@ -25,7 +25,7 @@ const tags = ['support messages'];
 export const SUPPORT_MESSAGES_PER_MINUTE = 20;
 
 /**
- * SPEC §7 "messages": the organisation's conversation with the service provider's support
+ * docs/contract.md, "Support messages": the organisation's conversation with the service provider's support
  * (docs/support-messages.md). Every signed-in user of the organisation reads and writes it
  * (`access: 'user'`); support answers with the operator tool (`support:reply`).
  */

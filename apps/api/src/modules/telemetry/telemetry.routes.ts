@@ -31,7 +31,7 @@ import {
 const datedReportQuery = reportQuerySchema.extend({ start: dateSchema, finish: dateSchema });
 
 /**
- * SPEC §7 "Reports and telemetry" (docs/telemetry.md, "Reading"): the telemetry page's charts and
+ * docs/contract.md, "Dashboard, reports and telemetry" (docs/telemetry.md, "Reading"): the telemetry page's charts and
  * the device reports. Charts need the `telemetry` module; the device reports, `devices`.
  */
 export async function telemetryRoutes(fastify: FastifyInstance) {

@@ -10,7 +10,7 @@ import {
 } from '@kontrol/contracts';
 import type { CurrentUser, UserListRow, UserSettingsRow } from './users.repository.js';
 
-/** The `GET /api/users/auth` shape of SPEC §3 (Auth user). */
+/** The `GET /api/users/auth` shape of docs/contract.md, "Entities" (Auth user). */
 export function toAuthUser(user: CurrentUser): AuthUser {
   return {
     id: user.id,

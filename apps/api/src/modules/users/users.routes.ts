@@ -37,7 +37,7 @@ const read = { access: ['users', 'requests'] } as const;
 const change = { access: 'users', admin: true } as const;
 
 /**
- * SPEC §7 "Users": the organisation's users, their invitations and per-user settings
+ * docs/contract.md, "Users and access control": the organisation's users, their invitations and per-user settings
  * (docs/people.md). Every query is scoped to the caller's organisation.
  */
 export async function usersRoutes(fastify: FastifyInstance) {
@@ -50,7 +50,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     invitations: app.config.invitations,
   });
 
-  // SPEC §7 names both `GET /users` and `GET /users/?page`.
+  // docs/contract.md, "HTTP calls" names both `GET /users` and `GET /users/?page`.
   for (const url of ['/api/users', '/api/users/']) {
     app.get(url, {
       config: read,

@@ -92,7 +92,7 @@ describe('GET /api/users', () => {
       status: 'not_verified',
       acl_role: null,
     });
-    // The trailing-slash form of SPEC §7 answers the same.
+    // The trailing-slash form of docs/contract.md, "HTTP calls" answers the same.
     expect((await admin.get('/api/users/')).json()).toEqual(body);
   });
 

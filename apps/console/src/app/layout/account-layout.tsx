@@ -42,7 +42,7 @@ registerPageError(PageError);
  * The signed-in frame: header (menu button on small screens, notifications, the support chat,
  * language, colour scheme, user menu),
  * the sidebar (a drawer below 768 px), the page's title (from its route's handle) and the page. Pages render once the reference data has
- * loaded (SPEC §1); until then a loader shows. Above the title, for holders of the billing module,
+ * loaded (docs/contract.md, "Product and areas"); until then a loader shows. Above the title, for holders of the billing module,
  * a warning while the organisation's balance is below zero.
  */
 export function AccountLayout() {
@@ -58,7 +58,7 @@ export function AccountLayout() {
   // started): the frame and the page then commit one after the other, not in one long commit.
   const showPage = useDeferredValue(ready, false);
   useLiveDevices(ready && user.acl_modules.some((m) => DEVICE_VIEWING_MODULES.includes(m.slug)));
-  // The page's title shows with the frame; the page itself waits for the reference data (SPEC §1).
+  // The page's title shows with the frame; the page itself waits for the reference data (docs/contract.md, "Product and areas").
   const { pathname } = useLocation();
   const title = useMatches()
     .map((match) => (match.handle as RouteHandle | undefined)?.title)

@@ -6,7 +6,7 @@ import { modulePaths } from '../../config/paths';
 import { moduleLabel } from '../../lib/module-labels';
 
 /**
- * The sidebar entries of SPEC §2, in its order: one per module the user holds, and logout always.
+ * The sidebar entries of docs/contract.md, "Screens and routes", in its order: one per module the user holds, and logout always.
  * The entry of the current page is marked (`aria-current="page"`).
  */
 export function MainNav({

@@ -7,7 +7,7 @@ import { EventsList } from '../../features/events/components/events-list';
 
 /**
  * `/account/device_event_templates`: the current templates, and with `?tab=events` the device
- * events they raise. Two features on one screen (SPEC §2 has no events list route of its own), so
+ * events they raise. Two features on one screen (docs/contract.md, "Screens and routes" has no events list route of its own), so
  * the screen is composed here. Each tab keeps its own search and filters in the query string;
  * switching tabs starts the other afresh.
  */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 
-/** `/account/no_access`: signed in, but the access role holds no module (SPEC §4). */
+/** `/account/no_access`: signed in, but the access role holds no module (docs/contract.md, "States and transitions"). */
 export function NoAccessPage() {
   const { t } = useTranslation();
   return (

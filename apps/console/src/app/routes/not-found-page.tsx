@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { ScreenTitle } from '../../components/screen-title';
 import { paths } from '../../config/paths';
 
-/** Any unknown path (SPEC §2), with a way back; inside the account frame the frame shows the title. */
+/** Any unknown path (docs/contract.md, "Screens and routes"), with a way back; inside the account frame the frame shows the title. */
 export function NotFoundPage({ standalone = false }: { standalone?: boolean }) {
   const { t } = useTranslation();
   const content = (

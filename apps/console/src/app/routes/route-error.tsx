@@ -6,7 +6,7 @@ import { toApiFailure } from '../../lib/api-errors';
 import { isChunkLoadError } from '../../lib/lazy-route';
 
 /**
- * What a page that failed to load shows: a chunk that did not arrive (SPEC §8) offers a reload,
+ * What a page that failed to load shows: a chunk that did not arrive (docs/contract.md, "Error catalogue") offers a reload,
  * a server that did not answer shows the connection error, anything else a plain apology.
  */
 export function RouteError() {

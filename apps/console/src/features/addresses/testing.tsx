@@ -127,7 +127,7 @@ function Elsewhere() {
 
 /**
  * Renders the addresses screens at `url` inside a memory router whose account route knows `user`,
- * with the reference lists already loaded, as the account frame guarantees (SPEC §1).
+ * with the reference lists already loaded, as the account frame guarantees (docs/contract.md, "Product and areas").
  */
 export function renderAddresses(
   url: string,
@@ -180,7 +180,7 @@ export function renderAddresses(
 }
 
 /**
- * Answers the two list calls of SPEC §4 with `lists()` (read at each call) and counts them: after a
+ * Answers the two list calls of docs/contract.md, "States and transitions" with `lists()` (read at each call) and counts them: after a
  * save or a deletion each must be asked for once more, without cache.
  */
 export function serveLists(lists: () => { addresses: Address[]; rooms: Room[] }) {

@@ -1,7 +1,7 @@
 import { GUEST_FLAG, STORAGE_KEYS } from '@kontrol/contracts';
 
 /**
- * SPEC §4: local storage remembers whether this browser last had a signed-in user (`isNotGuest`)
+ * docs/contract.md, "States and transitions": local storage remembers whether this browser last had a signed-in user (`isNotGuest`)
  * or not (`isGuest`), so a guest page knows whether trying to load the user is worth a request.
  */
 export function rememberGuest(isGuest: boolean): void {

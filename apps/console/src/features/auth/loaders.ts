@@ -26,7 +26,7 @@ export interface GuestPageData {
 }
 
 /**
- * Guest-only pages (SPEC §4): an `auth_token` query parameter signs the user in with that token;
+ * Guest-only pages (docs/contract.md, "States and transitions"): an `auth_token` query parameter signs the user in with that token;
  * without one, a browser remembered as signed in tries to load its user. Either way a signed-in user
  * goes to their landing page; everyone else is marked guest and sees the page.
  */
@@ -55,7 +55,7 @@ export async function guestLoader({ request }: LoaderFunctionArgs): Promise<Gues
 }
 
 /**
- * Account pages (SPEC §4): the user is loaded if missing; without one, to the login page with the
+ * Account pages (docs/contract.md, "States and transitions"): the user is loaded if missing; without one, to the login page with the
  * intended path in `redirect`. A page whose address holds none of the user's module slugs sends the
  * user to their landing page instead, noting the page refused so that the frame says why.
  */

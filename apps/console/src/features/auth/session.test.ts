@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAuthUser } from '../../test/server';
 import { landingPath, mayOpen, safeRedirect } from './session';
 
-describe('landing page (SPEC §4)', () => {
+describe('landing page (docs/contract.md, "States and transitions")', () => {
   it('is the dashboard for a user holding it', () => {
     expect(landingPath(buildAuthUser(['recipes', 'dashboard']))).toBe('/account/dashboard');
   });
@@ -15,7 +15,7 @@ describe('landing page (SPEC §4)', () => {
   });
 });
 
-describe('which account pages a user may open (SPEC §4)', () => {
+describe('which account pages a user may open (docs/contract.md, "States and transitions")', () => {
   const user = buildAuthUser(['recipes', 'device_event_template']);
   it.each([
     ['/account/recipes', true],

@@ -53,7 +53,7 @@ export function forgetUser(): void {
 }
 
 /**
- * SPEC §4 reset: every cached resource and loading flag goes, and the browser is a guest again.
+ * docs/contract.md, "States and transitions" reset: every cached resource and loading flag goes, and the browser is a guest again.
  * Call it once the account frame is gone (after navigating away from it), or its mounted queries
  * would load again at once.
  */
@@ -71,7 +71,7 @@ export async function loadUser(token?: string): Promise<AuthUser> {
 }
 
 /**
- * Where a signed-in user lands (SPEC §4): the dashboard with its module, else the page of the first
+ * Where a signed-in user lands (docs/contract.md, "States and transitions"): the dashboard with its module, else the page of the first
  * module they hold, else no_access.
  */
 export function landingPath(user: AuthUser): string {
@@ -99,7 +99,7 @@ export function safeRedirect(value: string | null): string | null {
   return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : null;
 }
 
-/** True while a user is signed in and the browser is not marked guest (SPEC §8's logout condition). */
+/** True while a user is signed in and the browser is not marked guest (docs/contract.md, "Error catalogue"'s logout condition). */
 export function isSignedInAndNotGuest(): boolean {
   return cachedUser() !== undefined && isRememberedAsSignedIn();
 }

@@ -26,7 +26,7 @@ describe('billing money and months', () => {
     expect(billingMonth(Date.parse('2026-12-31T22:00:00Z'))).toBe('2027-01');
   });
 
-  it('reads the history filters from the address and sends them as SPEC §3 has them', () => {
+  it('reads the history filters from the address and sends them as docs/contract.md, "Entities" has them', () => {
     expect(parseKinds('refund,bogus,payment')).toEqual(['payment', 'refund']);
     expect(toLedgerServerFilters(historyFilters({ kind: '', from: '', to: '', page: '1' }))).toBeUndefined();
     expect(

@@ -39,7 +39,7 @@ describe('the dashboard model', () => {
   it('counts exactly as the shared rules do, in one pass', () => {
     const devices = fleet(500);
     expect(countDevices(devices, NOW)).toEqual(dashboardCounters(devices, NOW));
-    // At 1 440 minutes a device is still online; at 1 441 it is offline (SPEC §4).
+    // At 1 440 minutes a device is still online; at 1 441 it is offline (docs/contract.md, "States and transitions").
     const edge = [
       buildDashboardDevice({ id: 1, last_online: { last_utc: before(1440) } }),
       buildDashboardDevice({ id: 2, last_online: { last_utc: before(1441) } }),

@@ -104,7 +104,7 @@ export function flagsCountIn(counter: DashboardCounter, flags: DeviceFlags): boo
   }
 }
 
-/** The six counters of SPEC §1 at `now`, in one pass over the devices. */
+/** The six counters of docs/contract.md, "Product and areas" at `now`, in one pass over the devices. */
 export function countDevices(devices: readonly DashboardRuleDevice[], now: number): DashboardCounters {
   const counters: DashboardCounters = {
     online: 0,

@@ -7,7 +7,7 @@ const minutesBefore = (minutes: number) => new Date(NOW - minutes * 60_000).toIS
 const ANY = { q: '', type: '', address: '', room: '', smart: '', status: '' };
 
 describe('device list rules', () => {
-  it('counts a device online up to 1440 minutes after it was last seen, offline after that or if never seen (SPEC §4)', () => {
+  it('counts a device online up to 1440 minutes after it was last seen, offline after that or if never seen (docs/contract.md, "States and transitions")', () => {
     expect(isOnline(Date.parse(minutesBefore(1440)), NOW)).toBe(true);
     expect(isOnline(Date.parse(minutesBefore(1441)), NOW)).toBe(false);
     expect(isOnline(null, NOW)).toBe(false);

@@ -84,7 +84,7 @@ export function toListItems(
 }
 
 /**
- * SPEC §4: a device is online if it was last online {@link OFFLINE_THRESHOLD_MINUTES} minutes ago
+ * docs/contract.md, "States and transitions": a device is online if it was last online {@link OFFLINE_THRESHOLD_MINUTES} minutes ago
  * or less; offline if longer ago, or never.
  */
 export function isOnline(lastOnlineMs: number | null, now: number): boolean {

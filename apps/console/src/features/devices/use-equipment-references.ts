@@ -3,7 +3,7 @@ import { useCurrentUser } from '../auth/use-current-user';
 import { useReferenceList } from '../reference-data/use-reference-data';
 
 /**
- * The reference lists the equipment screens read (SPEC §1: loaded before account pages render):
+ * The reference lists the equipment screens read (docs/contract.md, "Product and areas": loaded before account pages render):
  * every device, the device types, the addresses and rooms (empty without the `addresses`
  * module, whose lists are then never requested) and the current templates (empty without
  * `device_event_template`).

@@ -113,7 +113,7 @@ const numberOrNull = (value: NumberValue): number | null => (typeof value === 'n
 
 /**
  * An empty band is null (the template says nothing about that state); a half-filled one is sent as
- * it is, and the server names the missing end (SPEC §5: the server owns the rules). The body type
+ * it is, and the server names the missing end (docs/contract.md, "Validation and errors shown": the server owns the rules). The body type
  * describes valid input, hence the cast.
  */
 function bandBody(band: BandFormValue): { min: number; max: number } | null {
@@ -146,7 +146,7 @@ export function ruleBody(rule: RuleFormValue): EventRuleInput {
 
 /**
  * Ids from the selects; none is sent as null, which the server answers with "required" under the
- * field (SPEC §5). The body type wants a number: it describes valid input.
+ * field (docs/contract.md, "Validation and errors shown"). The body type wants a number: it describes valid input.
  */
 const idOrNull = (value: string | null) => (value ? Number(value) : (null as unknown as number));
 

@@ -7,7 +7,7 @@ export function toLocalInput(moment: string | number | Date): string {
 
 /**
  * A `datetime-local` box's text as ISO 8601 in UTC (the browser's time zone), or null when it is
- * empty; text that is no moment is sent as it is, for the server to name (SPEC §5).
+ * empty; text that is no moment is sent as it is, for the server to name (docs/contract.md, "Validation and errors shown").
  */
 export function fromLocalInput(text: string): string | null {
   if (!text) return null;

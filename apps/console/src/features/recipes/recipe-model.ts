@@ -239,7 +239,7 @@ const numberOrNull = (value: NumberValue): number | null => (typeof value === 'n
 
 /**
  * A step's body: the fields its mode and end take; the others null. A missing value is sent as
- * null and the server names it under the field (SPEC §5: the server owns the rules); the body type
+ * null and the server names it under the field (docs/contract.md, "Validation and errors shown": the server owns the rules); the body type
  * describes valid input, hence the cast.
  */
 export function stepBody(step: StepFormValue, rules: RecipeTypeRules | null): RecipeStep {

@@ -3,7 +3,7 @@ import { useCurrentUser } from '../auth/use-current-user';
 import { useReferenceList } from '../reference-data/use-reference-data';
 
 /**
- * The reference lists the recipes screens read (SPEC §1: loaded before account pages render):
+ * The reference lists the recipes screens read (docs/contract.md, "Product and areas": loaded before account pages render):
  * recipes, sets, device types and devices (the last two empty for a user whose modules do not
  * show devices: their lists are then never requested).
  */

@@ -14,7 +14,7 @@ import {
 import { takeEarlyResponse } from '../../early/early-responses';
 import { apiClient } from '../../lib/api-client';
 
-/** The loading flags of SPEC §4, one per resource. */
+/** The loading flags of docs/contract.md, "States and transitions", one per resource. */
 export type LoadingFlag =
   | 'addresses'
   | 'rooms'
@@ -34,9 +34,9 @@ export interface ReferenceResource {
   flag: LoadingFlag;
   /** Only users holding one of these modules load it: anyone else would get 403 for nothing. */
   modules: readonly ModuleSlug[];
-  /** Account pages wait for it (SPEC §1); the others are only requested on entry. */
+  /** Account pages wait for it (docs/contract.md, "Product and areas"); the others are only requested on entry. */
   gates: boolean;
-  /** SPEC §4: addresses and rooms are cached; a load is skipped unless a refresh is forced. */
+  /** docs/contract.md, "States and transitions": addresses and rooms are cached; a load is skipped unless a refresh is forced. */
   cached: boolean;
   load: (signal: AbortSignal) => Promise<unknown>;
   /**
@@ -60,13 +60,13 @@ export function localiseRoles(roles: readonly AclRole[], locale: Locale): AclRol
   return roles.map((role) => (isBuiltInAdminRole(role) ? { ...role, name: ADMIN_ROLE_NAMES[locale] } : role));
 }
 
-/** Answers after which the API client must see the request itself: it signs the user out (SPEC §4). */
+/** Answers after which the API client must see the request itself: it signs the user out (docs/contract.md, "States and transitions"). */
 const SESSION_ENDED: ReadonlySet<number> = new Set(LOGOUT_STATUSES);
 
 /**
  * The body of `GET /api{url}`: the answer to the request the server started with the page
  * (src/early) when there is one, else the API client's. An early answer that failed counts as this
- * load failing (SPEC §8: logged, nothing shown), except a lost session or a request that never got
+ * load failing (docs/contract.md, "Error catalogue": logged, nothing shown), except a lost session or a request that never got
  * an answer, which the client asks again so that its own handling applies.
  */
 async function getBody<T>(url: string, signal: AbortSignal): Promise<T> {
@@ -82,8 +82,8 @@ const getList = (name: ReferenceListName) => async (signal: AbortSignal) =>
   (await getBody<{ data: unknown }>(REFERENCE_LISTS[name].url, signal)).data;
 
 /**
- * The reference data every account page may need, as SPEC §1 lists it. List responses are read
- * from `data.data`; device types from `data` inside that (SPEC §7).
+ * The reference data every account page may need, as docs/contract.md, "Product and areas" lists it. List responses are read
+ * from `data.data`; device types from `data` inside that (docs/contract.md, "HTTP calls").
  */
 export const referenceResources: readonly ReferenceResource[] = [
   {
@@ -153,7 +153,7 @@ export const referenceResources: readonly ReferenceResource[] = [
     load: getList('aclModules'),
   },
   {
-    // SPEC §6: the roles list asks for page 1 with both flags set.
+    // docs/contract.md, "Roles and permissions": the roles list asks for page 1 with both flags set.
     name: 'aclRoles',
     flag: 'acl',
     modules: [REFERENCE_ROLES.module],
@@ -173,7 +173,7 @@ export const referenceResources: readonly ReferenceResource[] = [
     load: getList('deviceEvents'),
   },
   {
-    // Not in SPEC §1's list: read on entry, but no page waits for it.
+    // Not in docs/contract.md, "Product and areas"'s list: read on entry, but no page waits for it.
     name: 'users',
     flag: 'users',
     modules: REFERENCE_LISTS.users.modules,

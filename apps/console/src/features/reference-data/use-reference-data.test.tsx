@@ -36,7 +36,7 @@ function countRequests(paths: string[]) {
   return counts;
 }
 
-describe('reference data (SPEC §1, §4)', () => {
+describe('reference data (docs/contract.md, "Product and areas", "States and transitions")', () => {
   it('loads only what the user’s modules allow, and is ready once every list answered or failed', async () => {
     const counts = countRequests(['/addresses/', '/rooms/']);
     const { result } = renderHook(() => useReferenceData(buildAuthUser(['addresses'])), { wrapper });

@@ -13,13 +13,13 @@ function queryFor(resource: ReferenceResource) {
       try {
         return await resource.load(signal);
       } catch (error) {
-        // SPEC §8: a failed load is logged, its flag cleared, and nothing is shown to the user.
+        // docs/contract.md, "Error catalogue": a failed load is logged, its flag cleared, and nothing is shown to the user.
         console.error(`Could not load ${resource.name}`, error);
         throw error;
       }
     },
     staleTime: resource.cached ? Number.POSITIVE_INFINITY : 30_000,
-    // A load that failed while prefetching (SPEC §8: logged, flag cleared) is not asked for again
+    // A load that failed while prefetching (docs/contract.md, "Error catalogue": logged, flag cleared) is not asked for again
     // just because the frame mounts; `reloadReference` and the next entry ask again.
     retryOnMount: false,
   };
@@ -33,7 +33,7 @@ function resourcesFor(user: AuthUser) {
 /**
  * Starts loading what {@link useReferenceData} will wait for, as early as the user is known. A list
  * already loaded, loading or failed is left alone: the account loader runs on every navigation,
- * and lists are reloaded only as SPEC §4 says (after changes, {@link reloadReference}).
+ * and lists are reloaded only as docs/contract.md, "States and transitions" says (after changes, {@link reloadReference}).
  */
 export function prefetchReferenceData(user: AuthUser): void {
   for (const resource of resourcesFor(user)) {
@@ -46,12 +46,12 @@ export function prefetchReferenceData(user: AuthUser): void {
 
 /**
  * Starts loading the reference data the user's modules allow and says whether the account pages
- * may render: when every gating resource has loaded or failed (SPEC §1).
+ * may render: when every gating resource has loaded or failed (docs/contract.md, "Product and areas").
  */
 export function useReferenceData(user: AuthUser): { ready: boolean } {
   const resources = resourcesFor(user);
   // `combine` to one boolean: the frame re-renders when the gate opens, not at every list's answer
-  // (each would otherwise re-render the whole frame in a task of its own, SPEC §1 needs only this).
+  // (each would otherwise re-render the whole frame in a task of its own, docs/contract.md, "Product and areas" needs only this).
   const settled = useQueries({
     queries: resources.map(queryFor),
     combine: (results) => resources.every((resource, index) => !resource.gates || !results[index]?.isPending),
@@ -66,7 +66,7 @@ export function useReferenceData(user: AuthUser): { ready: boolean } {
 const NOTHING: readonly never[] = [];
 
 /**
- * One reference list as the account frame loaded it (SPEC §1), kept up to date by
+ * One reference list as the account frame loaded it (docs/contract.md, "Product and areas"), kept up to date by
  * {@link reloadReference}. Empty when the user's modules do not allow the list (it is then never
  * requested) or when its load failed. Use only for lists: device types, devices, addresses, rooms….
  */
@@ -86,7 +86,7 @@ export function useReferenceList<T>(user: AuthUser, name: string): readonly T[] 
   return allowed && Array.isArray(list) ? (list as T[]) : NOTHING;
 }
 
-/** SPEC §4 loading flags: true while any request of that resource is under way. */
+/** docs/contract.md, "States and transitions" loading flags: true while any request of that resource is under way. */
 export function useLoadingFlag(flag: LoadingFlag): boolean {
   const names = referenceResources.filter((r) => r.flag === flag).map((r) => r.name);
   return (
@@ -97,7 +97,7 @@ export function useLoadingFlag(flag: LoadingFlag): boolean {
 }
 
 /**
- * Reloads reference lists after a change (SPEC §4): `force` bypasses the address/room cache. After
+ * Reloads reference lists after a change (docs/contract.md, "States and transitions"): `force` bypasses the address/room cache. After
  * an address or a room changes, call it with both, forced.
  */
 export async function reloadReference(

@@ -55,7 +55,7 @@ export function complaintListRequest(params: ComplaintListParams): ComplaintList
   };
 }
 
-/** The filters as the server takes them: `filters[field] = {operator, value}` (SPEC §3). */
+/** The filters as the server takes them: `filters[field] = {operator, value}` (docs/contract.md, "Entities"). */
 export function toServerFilters(request: ComplaintListRequest): Filters | undefined {
   const filters: Filters = {};
   if (request.status === 'open') filters.status = { operator: 'in', value: [...OPEN_COMPLAINT_STATUSES] };

@@ -4,7 +4,7 @@ import { useCurrentUser } from '../auth/use-current-user';
 import { useReferenceList } from '../reference-data/use-reference-data';
 
 /**
- * The devices and addresses complaints are about, from the reference data (SPEC §1): names by id,
+ * The devices and addresses complaints are about, from the reference data (docs/contract.md, "Product and areas"): names by id,
  * and whether the user may open their pages (links only then).
  */
 export function useComplaintReferences() {

@@ -21,7 +21,7 @@ export const STATE_COLOURS: Record<UserState, string> = {
 /** Each language named in itself, so a reader of either can find their own. */
 export const LANGUAGE_NAMES: Record<Locale, string> = { ru: 'Русский', en: 'English' };
 
-/** The words of the users screens in the interface language: roles (SPEC §3) and states. */
+/** The words of the users screens in the interface language: roles (docs/contract.md, "Entities") and states. */
 export function useUserLabels() {
   const { t } = useTranslation();
   return useMemo(

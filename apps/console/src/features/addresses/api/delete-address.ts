@@ -7,7 +7,7 @@ export async function deleteAddress(id: number): Promise<void> {
   await apiClient.delete(`/addresses/${id}`);
 }
 
-/** Deletes an address, then reloads addresses and rooms without cache (SPEC §4). */
+/** Deletes an address, then reloads addresses and rooms without cache (docs/contract.md, "States and transitions"). */
 export function useDeleteAddress() {
   const client = useQueryClient();
   return useMutation({ mutationFn: deleteAddress, onSuccess: () => reloadPlaces(client) });

@@ -7,7 +7,7 @@ export async function deleteRoom(id: number): Promise<void> {
   await apiClient.delete(`/rooms/${id}`);
 }
 
-/** Deletes a room, then reloads addresses and rooms without cache (SPEC §4). */
+/** Deletes a room, then reloads addresses and rooms without cache (docs/contract.md, "States and transitions"). */
 export function useDeleteRoom() {
   const client = useQueryClient();
   return useMutation({ mutationFn: deleteRoom, onSuccess: () => reloadPlaces(client) });

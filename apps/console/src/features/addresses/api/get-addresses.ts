@@ -4,7 +4,7 @@ import { useReferenceList } from '../../reference-data/use-reference-data';
 
 /**
  * GET /api/addresses/ (the whole list) is reference data: the account frame loads it before the
- * page shows and keeps it cached until {@link reloadPlaces} forces a reload (SPEC §1, §4).
+ * page shows and keeps it cached until {@link reloadPlaces} forces a reload (docs/contract.md, "Product and areas", "States and transitions").
  */
 export function useAddresses(): readonly Address[] {
   return useReferenceList<Address>(useCurrentUser(), 'addresses');

@@ -2,7 +2,7 @@ import type { Room } from '@kontrol/contracts';
 import { useCurrentUser } from '../../auth/use-current-user';
 import { useReferenceList } from '../../reference-data/use-reference-data';
 
-/** GET /api/rooms/ (the whole list): cached reference data, like the addresses (SPEC §1, §4). */
+/** GET /api/rooms/ (the whole list): cached reference data, like the addresses (docs/contract.md, "Product and areas", "States and transitions"). */
 export function useRooms(): readonly Room[] {
   return useReferenceList<Room>(useCurrentUser(), 'rooms');
 }

@@ -8,7 +8,7 @@ export const placeKeys = {
 };
 
 /**
- * SPEC §4: after an address or a room is created, updated or deleted, both lists are reloaded
+ * docs/contract.md, "States and transitions": after an address or a room is created, updated or deleted, both lists are reloaded
  * without cache (a room's change alters its address's counts; an address's deletion its rooms).
  */
 export async function reloadPlaces(client: QueryClient): Promise<void> {

@@ -22,7 +22,7 @@ export async function uploadAddressImage(
   return response.data.data;
 }
 
-/** Uploads an address's image; a changed address reloads addresses and rooms (SPEC §4). */
+/** Uploads an address's image; a changed address reloads addresses and rooms (docs/contract.md, "States and transitions"). */
 export function useUploadAddressImage(id: number, onProgress?: (share: number) => void) {
   const client = useQueryClient();
   return useMutation({

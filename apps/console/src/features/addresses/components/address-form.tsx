@@ -25,7 +25,7 @@ import { WorkTimeEditor } from './work-time-editor';
 
 /**
  * Adds an address (without `address`) or edits one. After the server accepts, addresses and rooms
- * are both reloaded without cache (SPEC §4) before `onSaved` runs, so the next screen sees the change.
+ * are both reloaded without cache (docs/contract.md, "States and transitions") before `onSaved` runs, so the next screen sees the change.
  */
 export function AddressForm({ address, onSaved }: { address?: Address; onSaved?: (saved: Address) => void }) {
   const { t } = useTranslation();

@@ -21,7 +21,7 @@ const ROOM_FORM_FIELDS = ['name', 'address_id', 'floor', 'description'];
 
 /**
  * Adds a room (without `room`; `addressId` preselects its address) or edits one. After the server
- * accepts, addresses and rooms are both reloaded without cache (SPEC §4) before `onSaved` runs.
+ * accepts, addresses and rooms are both reloaded without cache (docs/contract.md, "States and transitions") before `onSaved` runs.
  */
 export function RoomForm({
   room,

@@ -109,7 +109,7 @@ describe('work-time editor', () => {
     expect(screen.getAllByText('Выходной')).toHaveLength(7);
   });
 
-  it('shows the server’s messages under their day’s time and under the SPEC heading', async () => {
+  it('shows the server’s messages under their day’s time and under the contract heading', async () => {
     captureCreate(() =>
       HttpResponse.json(
         {

@@ -25,7 +25,7 @@ const matches = (row: Address, needle: string) =>
   [row.name, row.city, row.full_address].some((text) => text.toLocaleLowerCase().includes(needle));
 
 /**
- * `/account/addresses`: every address of the organisation (reference data, SPEC §1), searched by
+ * `/account/addresses`: every address of the organisation (reference data, docs/contract.md, "Product and areas"), searched by
  * name, city or full address, filtered by city and sorted by name or city. All three live in the
  * URL (`q`, `city`, `sort`), so a link or the back button brings the same view.
  */
@@ -40,7 +40,7 @@ export function AddressesPage() {
   const city = params.city;
   const sort = parseSort(params.sort);
 
-  // Counts come from the lists themselves: devices are reloaded after a device changes, addresses not (SPEC §4).
+  // Counts come from the lists themselves: devices are reloaded after a device changes, addresses not (docs/contract.md, "States and transitions").
   const rows = useMemo<AddressRow[]>(() => {
     const roomCounts = new Map<number, number>();
     for (const room of rooms) roomCounts.set(room.address_id, (roomCounts.get(room.address_id) ?? 0) + 1);

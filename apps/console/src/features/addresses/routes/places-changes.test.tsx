@@ -19,7 +19,7 @@ async function replaceText(label: string, text: string) {
   await user.paste(text);
 }
 
-describe('after a change, addresses and rooms are both reloaded without cache (SPEC §4)', () => {
+describe('after a change, addresses and rooms are both reloaded without cache (docs/contract.md, "States and transitions")', () => {
   it('creating an address reloads both lists, then opens the new address', async () => {
     const created = buildAddress({ id: 9, name: 'Кафе на Тверской' });
     let lists = { addresses: [arbat], rooms: [kitchen] };

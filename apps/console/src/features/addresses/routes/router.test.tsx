@@ -7,7 +7,7 @@ import { AppProvider } from '../../../app/provider';
 import { buildAuthUser, server } from '../../../test/server';
 import { buildAddress, buildRoom } from '../testing';
 
-describe('addresses in the console’s router (SPEC §2)', () => {
+describe('addresses in the console’s router (docs/contract.md, "Screens and routes")', () => {
   it('opens the list, the add page, an address and a room, each with its title', async () => {
     localStorage.setItem('guest', 'isNotGuest');
     const arbat = buildAddress({ id: 5, name: 'Арбат' });

@@ -3,7 +3,7 @@ import axios from 'axios';
 import { apiClient } from '../../../lib/api-client';
 import { failureOfAnswer, toApiFailure, type ApiFailure } from '../../../lib/api-errors';
 
-/** A CSV the server refused, or that never came: what to show (SPEC §8). */
+/** A CSV the server refused, or that never came: what to show (docs/contract.md, "Error catalogue"). */
 export class CsvDownloadError extends Error {
   constructor(readonly failure: ApiFailure) {
     super(failure.kind === 'connection' ? 'No answer' : failure.message);

@@ -19,7 +19,7 @@ export interface LedgerPage {
 export const LEDGER_PER_PAGE = 25;
 
 /**
- * The filters as the server takes them (SPEC §3: field → {operator, value}): `kind` `in` the chosen
+ * The filters as the server takes them (docs/contract.md, "Entities": field → {operator, value}): `kind` `in` the chosen
  * kinds, `created_at` `between` the two moments (or `>=` / `<=` with one end); undefined for none.
  */
 export function toLedgerServerFilters(filters: LedgerFilters): Filters | undefined {
@@ -33,7 +33,7 @@ export function toLedgerServerFilters(filters: LedgerFilters): Filters | undefin
   return Object.keys(server).length > 0 ? server : undefined;
 }
 
-/** `POST /api/users/balance_log` (SPEC §3, §7: page and filters): the ledger, newest first. */
+/** `POST /api/users/balance_log` (docs/contract.md, "Entities", "HTTP calls": page and filters): the ledger, newest first. */
 export async function getBalanceLog(
   page: number,
   filters: Filters | undefined,

@@ -49,7 +49,7 @@ describe('the billing page: history tab', { timeout: 30_000 }, () => {
     expect(within(charge).queryByText('Тестовые деньги')).toBeNull();
   });
 
-  it('sends the page and the filters from the address as SPEC §3 has them, and keeps changes there', async () => {
+  it('sends the page and the filters from the address as docs/contract.md, "Entities" has them, and keeps changes there', async () => {
     const asked = serveBilling({ ledger: () => pageOf([buildLedgerEntry()], 2, 3, 60) });
     const { router } = await renderBilling(
       '/account/billing?tab=history&kind=payment,charge&from=2026-11-01&to=2026-11-30&page=2',

@@ -17,7 +17,7 @@ import { ExportCsvButton } from './export-csv-button';
 import { ListPagination } from './list-pagination';
 
 /**
- * The history tab: the ledger, newest first, a page at a time from the server (SPEC §3: page and
+ * The history tab: the ledger, newest first, a page at a time from the server (docs/contract.md, "Entities": page and
  * filters), filtered by kind of operation and by period, with the filters and the page in the
  * query string, test money marked as such; and the same filtered history as a CSV file.
  */

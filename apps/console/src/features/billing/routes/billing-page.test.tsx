@@ -25,7 +25,7 @@ afterEach(async () => {
 /** Text with its no-break spaces (Intl's group separator) made plain. */
 const plain = (text: string | null | undefined) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ');
 
-describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }, () => {
+describe('the billing page: balance tab (docs/contract.md)', { timeout: 30_000 }, () => {
   it('shows the balance in roubles, the forecast and the tariff, and an admin’s actions', async () => {
     serveBilling({ balance: buildBalance({ balance: 1_234_567, days_left: 411 }) });
     await renderBilling();
@@ -43,7 +43,7 @@ describe('the billing page: balance tab (SPEC §2 billing)', { timeout: 30_000 }
     expect(screen.getByRole('button', { name: 'Пополнить' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Выставить счёт' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Акт за месяц' })).toBeInTheDocument();
-    // No documents and no payments yet: each list says so, as every empty list does (SPEC §5).
+    // No documents and no payments yet: each list says so, as every empty list does (docs/contract.md, "Validation and errors shown").
     await waitFor(() => expect(screen.getAllByText('Записей не найдено')).toHaveLength(2));
     expect(screen.getByRole('heading', { level: 2, name: 'Документы' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'Онлайн-платежи' })).toBeInTheDocument();

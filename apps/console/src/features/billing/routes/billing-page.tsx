@@ -10,7 +10,7 @@ import { PaymentReturn } from '../components/payment-return';
 const TABS = ['balance', 'history', 'organisation'] as const satisfies readonly BillingTab[];
 
 /**
- * `/account/billing` (SPEC §2: tabs for balance, history and organisation; docs/billing.md). The
+ * `/account/billing` (docs/contract.md, "Screens and routes": tabs for balance, history and organisation; docs/billing.md). The
  * tab is in the query string (`?tab=history`), and so are the history's filters and page, so a
  * link or a reload shows the same view. Back from the payment provider (`?payment=<id>`), how the
  * payment ended shows above the tabs.

@@ -11,7 +11,7 @@ import { applyLiveDevicesToStat } from './use-live-dashboard';
 import { apiClient } from '../../../lib/api-client';
 
 describe('dashboard report requests', () => {
-  it('cancel the pending one when another is made, whoever made it (SPEC §4)', async () => {
+  it('cancel the pending one when another is made, whoever made it (docs/contract.md, "States and transitions")', async () => {
     const signals: AbortSignal[] = [];
     server.use(
       http.get('/api/devices/reports/dashboard', async ({ request }) => {

@@ -3,12 +3,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { dashboardKeys, type DashboardReportRequest } from './keys';
 
-/** The report request under way, which a newer one cancels (SPEC §4). */
+/** The report request under way, which a newer one cancels (docs/contract.md, "States and transitions"). */
 let pending: AbortController | undefined;
 
 /**
  * GET /api/devices/reports/dashboard: one device's local day (its metric by the minute, events,
- * washes and work). SPEC §4: earlier pending dashboard report requests are cancelled when a new
+ * washes and work). docs/contract.md, "States and transitions": earlier pending dashboard report requests are cancelled when a new
  * one is made — whoever asked for them, so a quick walk through the devices leaves only the last
  * request on the wire. `signal` (TanStack Query's) also cancels it when nobody waits for it.
  */

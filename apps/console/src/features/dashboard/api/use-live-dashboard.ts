@@ -43,7 +43,7 @@ export function applyLiveDevicesToStat(client: QueryClient, updates: readonly Li
 export function refetchAfterDeviceEvents(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: dashboardKeys.stats() });
   void client.invalidateQueries({ queryKey: dashboardKeys.reports() });
-  // The event lists and single events, and the events loaded on entry (SPEC §1).
+  // The event lists and single events, and the events loaded on entry (docs/contract.md, "Product and areas").
   void client.invalidateQueries({ queryKey: deviceEventKeys.all });
   void client.invalidateQueries({ queryKey: ['reference', 'deviceEvents'] });
 }

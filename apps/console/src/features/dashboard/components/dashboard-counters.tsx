@@ -12,7 +12,7 @@ import classes from './dashboard.module.css';
 const GOOD: readonly DashboardCounter[] = ['online'];
 
 /**
- * The six counters of SPEC §1 in its order, each a link to the devices list filtered by it (and by
+ * The six counters of docs/contract.md, "Product and areas" in its order, each a link to the devices list filtered by it (and by
  * the device type the dashboard shows). Memoised: a live update that changes no count renders
  * nothing here.
  */

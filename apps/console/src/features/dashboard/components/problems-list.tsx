@@ -51,7 +51,7 @@ export function useSinceText() {
 
 /**
  * Which device has which problem since when: open events, then offline, late starts, overdue
- * washes and missing current templates (the rules of SPEC §4), the most urgent first. Virtualised:
+ * washes and missing current templates (the rules of docs/contract.md, "States and transitions"), the most urgent first. Virtualised:
  * a large fleet can have thousands.
  */
 export const ProblemsList = memo(function ProblemsList({

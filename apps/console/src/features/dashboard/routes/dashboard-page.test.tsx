@@ -29,7 +29,7 @@ afterEach(() => queryClient.clear());
 const HOUR = 3_600_000;
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
-/** One device per rule of SPEC §4, and one without any problem. */
+/** One device per rule of docs/contract.md, "States and transitions", and one without any problem. */
 function fleet() {
   return [
     buildDashboardDevice({ id: 1, name: 'Печь 1' }),
@@ -92,7 +92,7 @@ const counterLinks = () => within(screen.getByRole('list', { name: 'Счётчи
 const counterText = () => counterLinks().map((link) => link.textContent);
 
 describe('the dashboard', { timeout: 30_000 }, () => {
-  it('shows the six counters of the statistics in SPEC order, each a link to the devices it counts', async () => {
+  it('shows the six counters of the statistics in the contract order, each a link to the devices it counts', async () => {
     const asked = serveDashboard({ devices: fleet() });
     await renderDashboard();
     await waitFor(() =>
@@ -312,7 +312,7 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     expect(reports[0]?.signal.aborted).toBe(false);
     await userEvent.click(within(table).getByRole('button', { name: 'Печь 2' }));
 
-    // SPEC §4: the earlier pending report request is cancelled when a new one is made.
+    // docs/contract.md, "States and transitions": the earlier pending report request is cancelled when a new one is made.
     await waitFor(() => expect(reports[0]?.signal.aborted).toBe(true));
     expect(reports.map((report) => report.device)).toEqual(['1', '2']);
     // A device's day is today at its address, whatever the browser's day.

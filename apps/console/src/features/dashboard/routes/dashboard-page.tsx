@@ -84,7 +84,7 @@ const sameCircles = (a: readonly StatusCircle[] | undefined, b: readonly StatusC
   });
 
 /**
- * `/account/dashboard` (SPEC §1, §4; docs/dashboard.md): the six counters, each a link to the
+ * `/account/dashboard` (docs/contract.md, "Product and areas", "States and transitions"; docs/dashboard.md): the six counters, each a link to the
  * devices it counts; the graph of the fleet's day (or one device's day, with its events); status
  * circles; the device table with a filter; the problems; the activity feed. The device type filter
  * narrows every one of them. One statistics request feeds all but the graph and the feed; live

@@ -160,7 +160,7 @@ export interface DashboardReferences {
 
 /**
  * The dashboard and the equipment pages inside a memory router whose account route knows `user`,
- * with the reference lists in the cache as the account frame leaves them (SPEC §1).
+ * with the reference lists in the cache as the account frame leaves them (docs/contract.md, "Product and areas").
  */
 export async function renderDashboard(
   url = '/account/dashboard',

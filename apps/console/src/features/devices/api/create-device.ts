@@ -8,7 +8,7 @@ export async function createDevice(body: DeviceBody): Promise<DeviceWithCredenti
   return (await apiClient.post<{ data: DeviceWithCredential }>('/devices/', body)).data.data;
 }
 
-/** Creates a device and reloads the devices list (SPEC §4). */
+/** Creates a device and reloads the devices list (docs/contract.md, "States and transitions"). */
 export function useCreateDevice() {
   const client = useQueryClient();
   return useMutation({ mutationFn: createDevice, onSuccess: () => reloadDevices(client) });

@@ -8,7 +8,7 @@ export async function deleteDevice(id: number): Promise<void> {
 }
 
 /**
- * Deletes a device and reloads the devices list (SPEC §4). Its page's data is left to expire: the
+ * Deletes a device and reloads the devices list (docs/contract.md, "States and transitions"). Its page's data is left to expire: the
  * page is still on screen until the caller navigates away, and must not refetch a deleted device.
  */
 export function useDeleteDevice(id: number) {

@@ -9,7 +9,7 @@ export interface DeviceGroupsPage {
 }
 
 /**
- * GET /api/devices/client/groups (SPEC §3: page and filters): one page, ordered by name; `search`
+ * GET /api/devices/client/groups (docs/contract.md, "Entities": page and filters): one page, ordered by name; `search`
  * becomes `filters[name] = {operator: like, value}`.
  */
 export async function getDeviceGroups(

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { reloadReference } from '../../reference-data/use-reference-data';
 
 /**
- * SPEC §4: after a device is created, changed or deleted the devices list is reloaded. Groups hold
+ * docs/contract.md, "States and transitions": after a device is created, changed or deleted the devices list is reloaded. Groups hold
  * device ids and counts, so they are refetched too, and so are the current templates: each lists
  * the devices that use it (the templates list counts them).
  */

@@ -12,7 +12,7 @@ export async function updateDevice(id: number, body: DeviceBody): Promise<Device
   return (await apiClient.put<{ data: DeviceWithCredential }>(`/devices/${id}`, body)).data.data;
 }
 
-/** Saves a device, keeps its page's copy (without the secret) and reloads the devices list (SPEC §4). */
+/** Saves a device, keeps its page's copy (without the secret) and reloads the devices list (docs/contract.md, "States and transitions"). */
 export function useUpdateDevice(id: number) {
   const client = useQueryClient();
   return useMutation({

@@ -83,7 +83,7 @@ function useDuration() {
 const DAY_EVENTS = 100;
 
 /**
- * The device's Dashboard view (SPEC §1): today at its address — when work started, how long it
+ * The device's Dashboard view (docs/contract.md, "Product and areas"): today at its address — when work started, how long it
  * has worked, its current and temperature by the minute (growing live while the view is open),
  * the day's events marked on both and listed below — and the last week's worktime and washes.
  */

@@ -66,11 +66,11 @@ export function deviceFormValues(device?: Device): DeviceFormValues {
 const numberOrNull = (value: number | string) => (typeof value === 'number' ? value : null);
 /**
  * An id from a select; none is sent as null, which the server answers with "required" under the
- * field (SPEC §5: the server owns the rules). The body type wants a number: it describes valid input.
+ * field (docs/contract.md, "Validation and errors shown": the server owns the rules). The body type wants a number: it describes valid input.
  */
 const idOrNull = (value: string | null) => (value ? Number(value) : (null as unknown as number));
 
-/** Empty fields become null; the server checks the rest (SPEC §5: no client-side rules). */
+/** Empty fields become null; the server checks the rest (docs/contract.md, "Validation and errors shown": no client-side rules). */
 export function toDeviceBody(values: DeviceFormValues): DeviceBody {
   return {
     name: values.name,

@@ -2,7 +2,7 @@ import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { isOnline } from '../device-list';
 
-/** Online or offline (SPEC §4), said in words; the colour only repeats it. */
+/** Online or offline (docs/contract.md, "States and transitions"), said in words; the colour only repeats it. */
 export function DeviceStatus({ lastOnlineMs, now }: { lastOnlineMs: number | null; now: number }) {
   const { t } = useTranslation();
   const online = isOnline(lastOnlineMs, now);

@@ -57,7 +57,7 @@ describe('devices list', { timeout: 30_000 }, () => {
     expect(row).toHaveTextContent('Тверская, 1 › Горячий цех');
     expect(row).toHaveTextContent('В сети');
     expect(row).toHaveTextContent('01.12.2026');
-    // Last seen 1441 minutes ago: offline (SPEC §4), as is a device never seen.
+    // Last seen 1441 minutes ago: offline (docs/contract.md, "States and transitions"), as is a device never seen.
     expect(screen.getByRole('link', { name: 'печь 2' }).closest('[role="row"]')).toHaveTextContent(
       'Не в сети',
     );

@@ -13,7 +13,7 @@ import { useDeviceGroups } from '../api/get-device-groups';
 export const GROUP_LIST_PARAMS = { q: '', page: '1' } as const;
 
 /**
- * Device groups, a page at a time from the server (SPEC §3: page and filters), searched by name;
+ * Device groups, a page at a time from the server (docs/contract.md, "Entities": page and filters), searched by name;
  * page and search live in the query string.
  */
 export function GroupsList() {

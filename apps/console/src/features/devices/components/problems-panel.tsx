@@ -27,7 +27,7 @@ function openFirst(events: readonly DeviceEvent[]): DeviceEvent[] {
 }
 
 /**
- * The device's Problems view (SPEC §1): what the dashboard's rules say of it now — offline, a late
+ * The device's Problems view (docs/contract.md, "Product and areas"): what the dashboard's rules say of it now — offline, a late
  * start, an overdue wash, no current template (docs/dashboard.md) — and its open and latest
  * events with their severity, since when, and whether someone acknowledged them.
  */

@@ -91,7 +91,7 @@ describe('adding a device', { timeout: 30_000 }, () => {
     expect(within(dialog).getByRole('textbox', { name: 'Ключ подключения' })).toHaveValue('kdc_s3cret');
     expect(dialog).toHaveTextContent('Ключ показывается только один раз');
     expect(within(dialog).getByRole('button', { name: 'Скопировать' })).toBeInTheDocument();
-    // SPEC §4: the devices list is reloaded after the change.
+    // docs/contract.md, "States and transitions": the devices list is reloaded after the change.
     await waitFor(() => expect(listReloads).toBe(1));
     // Still on the add page until the key is acknowledged.
     expect(router.state.location.pathname).toBe('/account/devices/add');

@@ -26,7 +26,7 @@ export function parseId(value: string | undefined): number | null {
 }
 
 /**
- * `/account/devices/{id}`: the device's views of SPEC §1: Connection, Dashboard, Problems, Recipes
+ * `/account/devices/{id}`: the device's views of docs/contract.md, "Product and areas": Connection, Dashboard, Problems, Recipes
  * (types that take recipes, for holders of the `recipes` module), Service and Settings (`?tab=`).
  */
 export function DevicePage() {

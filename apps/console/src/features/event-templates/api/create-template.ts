@@ -9,7 +9,7 @@ export async function createTemplate(body: DeviceEventTemplateBody): Promise<Dev
     .data;
 }
 
-/** Creates a template and reloads the templates and devices lists (SPEC §4). */
+/** Creates a template and reloads the templates and devices lists (docs/contract.md, "States and transitions"). */
 export function useCreateTemplate() {
   const client = useQueryClient();
   return useMutation({ mutationFn: createTemplate, onSuccess: () => reloadTemplates(client) });

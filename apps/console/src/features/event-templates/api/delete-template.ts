@@ -8,7 +8,7 @@ export async function deleteTemplate(id: number): Promise<void> {
 }
 
 /**
- * Deletes a template and reloads the templates and devices lists (SPEC §4). The list deletes any
+ * Deletes a template and reloads the templates and devices lists (docs/contract.md, "States and transitions"). The list deletes any
  * of its rows with it, so the id is the mutation's variable. A template's own page data is left to
  * expire: the page is on screen until the caller navigates away.
  */

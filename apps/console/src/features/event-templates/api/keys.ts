@@ -1,6 +1,6 @@
 /**
  * Query keys of current templates. The list itself is reference data
- * (`['reference', 'deviceEventTemplates']`, SPEC §1).
+ * (`['reference', 'deviceEventTemplates']`, docs/contract.md, "Product and areas").
  */
 export const templateKeys = {
   all: ['device-event-templates'] as const,

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { reloadReference } from '../../reference-data/use-reference-data';
 
 /**
- * SPEC §4: after a template is created, changed or deleted the templates list is reloaded. A
+ * docs/contract.md, "States and transitions": after a template is created, changed or deleted the templates list is reloaded. A
  * template names the devices that use it (their `template_id`), so the devices list is reloaded
  * too.
  */

@@ -13,7 +13,7 @@ export async function updateTemplate(
     .data;
 }
 
-/** Saves a template: the answer becomes its own copy, then the lists are reloaded (SPEC §4). */
+/** Saves a template: the answer becomes its own copy, then the lists are reloaded (docs/contract.md, "States and transitions"). */
 export function useUpdateTemplate(id: number) {
   const client = useQueryClient();
   return useMutation({

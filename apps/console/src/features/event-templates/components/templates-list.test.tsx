@@ -85,7 +85,7 @@ describe('the current templates list', { timeout: 30_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Удалить шаблон «Печи 10 GN»' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Удалить' }));
     await waitFor(() => expect(deleted).toBe(1));
-    // SPEC §4: the templates list is reloaded; the devices list (they lost their template_id) is
+    // docs/contract.md, "States and transitions": the templates list is reloaded; the devices list (they lost their template_id) is
     // marked stale, so the account frame that watches it loads it again.
     await waitFor(() => expect(reloads).toBe(1));
     expect(queryClient.getQueryState(referenceKey('devices'))?.isInvalidated).toBe(true);

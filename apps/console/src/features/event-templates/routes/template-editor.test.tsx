@@ -138,7 +138,7 @@ describe('the template editor', { timeout: 60_000 }, () => {
       ],
       device_ids: [2],
     } satisfies DeviceEventTemplateBody);
-    // SPEC §4: the devices list is reloaded (device 2 has a template now).
+    // docs/contract.md, "States and transitions": the devices list is reloaded (device 2 has a template now).
     await waitFor(() => expect(devicesReloads).toBe(1));
   });
 

@@ -8,7 +8,7 @@ export async function createDeviceEvent(body: DeviceEventBody): Promise<DeviceEv
   return (await apiClient.post<{ data: DeviceEvent }>('/devices/events/add', body)).data.data;
 }
 
-/** Creates a manual event and reloads the events lists (SPEC §4). */
+/** Creates a manual event and reloads the events lists (docs/contract.md, "States and transitions"). */
 export function useCreateDeviceEvent() {
   const client = useQueryClient();
   return useMutation({ mutationFn: createDeviceEvent, onSuccess: () => reloadDeviceEvents(client) });

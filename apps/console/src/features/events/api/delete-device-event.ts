@@ -9,7 +9,7 @@ export async function deleteDeviceEvent(id: number): Promise<void> {
 }
 
 /**
- * Deletes an event and reloads the events lists (SPEC §4). The event's own page data is left to
+ * Deletes an event and reloads the events lists (docs/contract.md, "States and transitions"). The event's own page data is left to
  * expire: the page is on screen until the caller navigates away and must not ask for it again.
  */
 export function useDeleteDeviceEvent(id: number) {

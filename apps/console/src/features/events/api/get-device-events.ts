@@ -32,7 +32,7 @@ export interface DeviceEventsPage {
   meta: PaginationMeta;
 }
 
-/** The filters as the server takes them: `filters[field] = {operator, value}` (SPEC §3). */
+/** The filters as the server takes them: `filters[field] = {operator, value}` (docs/contract.md, "Entities"). */
 export function toServerEventFilters(filters: DeviceEventFilters = {}): Filters | undefined {
   const server: Filters = {};
   if (filters.severity) server.severity = { operator: '=', value: filters.severity };

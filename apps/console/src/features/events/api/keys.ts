@@ -2,7 +2,7 @@ import type { DeviceEventsRequest } from './get-device-events';
 
 /**
  * Query keys of device events. The list the console loads on entry (open events and the last 24 h,
- * SPEC §1) is reference data (`['reference', 'deviceEvents']`); these are the paged lists and the
+ * docs/contract.md, "Product and areas") is reference data (`['reference', 'deviceEvents']`); these are the paged lists and the
  * single events.
  */
 export const deviceEventKeys = {

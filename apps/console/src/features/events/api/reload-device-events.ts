@@ -3,7 +3,7 @@ import { reloadReference } from '../../reference-data/use-reference-data';
 import { deviceEventKeys } from './keys';
 
 /**
- * SPEC §4: after a device event is created, changed or deleted the events list is reloaded: the
+ * docs/contract.md, "States and transitions": after a device event is created, changed or deleted the events list is reloaded: the
  * one loaded on entry (reference data) and the pages and events on screen.
  */
 export async function reloadDeviceEvents(client: QueryClient): Promise<void> {

@@ -14,7 +14,7 @@ export async function updateDeviceEvent(id: number, body: DeviceEventUpdate): Pr
 
 /**
  * Changes any event (the list acknowledges its rows with it): the answer replaces the event's
- * own copy, then the events lists are reloaded (SPEC §4).
+ * own copy, then the events lists are reloaded (docs/contract.md, "States and transitions").
  */
 export function useUpdateDeviceEvent() {
   const client = useQueryClient();

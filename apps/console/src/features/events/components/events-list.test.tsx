@@ -157,7 +157,7 @@ describe('the device events list', { timeout: 60_000 }, () => {
     const table = screen.getByRole('table', { name: 'События' });
     await waitFor(() => expect(within(table).getAllByRole('row')[1]).toHaveTextContent('Анна Повар'));
     expect(within(table).queryByRole('button', { name: /Подтвердить/ })).toBeNull();
-    // SPEC §4: the events list loaded on entry is marked stale, so the frame watching it reloads it.
+    // docs/contract.md, "States and transitions": the events list loaded on entry is marked stale, so the frame watching it reloads it.
     expect(queryClient.getQueryState(['reference', 'deviceEvents'])?.isInvalidated).toBe(true);
   });
 });

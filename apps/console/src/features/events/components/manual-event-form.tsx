@@ -57,7 +57,7 @@ export function ManualEventForm({
     submit: (values) => {
       const started = fromLocalInput(values.started_at);
       return submit({
-        // None is sent as null: the server answers "required" under the field (SPEC §5).
+        // None is sent as null: the server answers "required" under the field (docs/contract.md, "Validation and errors shown").
         device_id: (values.device_id ? Number(values.device_id) : null) as unknown as number,
         severity: values.severity,
         title: values.title,

@@ -31,13 +31,13 @@ if (!('fonts' in document)) {
 export interface References {
   devices?: Device[];
   templates?: DeviceEventTemplate[];
-  /** The events loaded on entry (SPEC §1). */
+  /** The events loaded on entry (docs/contract.md, "Product and areas"). */
   events?: DeviceEvent[];
 }
 
 /**
  * The events screens inside a memory router whose account route knows `user`, with the
- * reference lists already in the cache as the account frame leaves them (SPEC §1).
+ * reference lists already in the cache as the account frame leaves them (docs/contract.md, "Product and areas").
  */
 export async function renderEvents(
   url: string,

@@ -8,7 +8,7 @@ export async function createRecipeSet(body: RecipeSetBody): Promise<RecipeSet> {
   return (await apiClient.post<{ data: RecipeSet }>('/recipes_sets/', body)).data.data;
 }
 
-/** Creates a set and reloads the sets and recipes lists (SPEC §4). */
+/** Creates a set and reloads the sets and recipes lists (docs/contract.md, "States and transitions"). */
 export function useCreateRecipeSet() {
   const client = useQueryClient();
   return useMutation({ mutationFn: createRecipeSet, onSuccess: () => reloadRecipes(client) });

@@ -8,7 +8,7 @@ export async function createRecipe(body: RecipeBody): Promise<Recipe> {
   return (await apiClient.post<{ data: Recipe }>('/recipes/', body)).data.data;
 }
 
-/** Creates a recipe and reloads the recipes and sets lists (SPEC §4). */
+/** Creates a recipe and reloads the recipes and sets lists (docs/contract.md, "States and transitions"). */
 export function useCreateRecipe() {
   const client = useQueryClient();
   return useMutation({ mutationFn: createRecipe, onSuccess: () => reloadRecipes(client) });

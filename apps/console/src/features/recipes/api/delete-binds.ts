@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { deploymentKeys } from './keys';
 
-/** DELETE /api/recipes_sets_2/delete_recipes (SPEC §3 `bind_ids`, in the body): the device deletes them. */
+/** DELETE /api/recipes_sets_2/delete_recipes (docs/contract.md, "Entities" `bind_ids`, in the body): the device deletes them. */
 export async function deleteBinds(bindIds: readonly number[]): Promise<void> {
   await apiClient.delete('/recipes_sets_2/delete_recipes', { data: { bind_ids: bindIds } });
 }

@@ -7,7 +7,7 @@ export async function deleteRecipeSet(id: number): Promise<void> {
   await apiClient.delete(`/recipes_sets/${id}`);
 }
 
-/** Deletes a set and reloads the lists (SPEC §4). */
+/** Deletes a set and reloads the lists (docs/contract.md, "States and transitions"). */
 export function useDeleteRecipeSet() {
   const client = useQueryClient();
   return useMutation({ mutationFn: deleteRecipeSet, onSuccess: () => reloadRecipes(client) });

@@ -8,7 +8,7 @@ export async function duplicateRecipe(id: number): Promise<Recipe> {
   return (await apiClient.post<{ data: Recipe }>(`/recipes/${id}/duplicate`)).data.data;
 }
 
-/** Copies a recipe and reloads the lists (SPEC §4). */
+/** Copies a recipe and reloads the lists (docs/contract.md, "States and transitions"). */
 export function useDuplicateRecipe() {
   const client = useQueryClient();
   return useMutation({ mutationFn: duplicateRecipe, onSuccess: () => reloadRecipes(client) });

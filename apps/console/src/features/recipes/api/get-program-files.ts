@@ -23,9 +23,9 @@ export function dispositionName(disposition: string | null | undefined): string 
 }
 
 /**
- * POST /api/recipes_sets/get_program_files (SPEC §3 `bind_ids`): one program file, or a zip of
+ * POST /api/recipes_sets/get_program_files (docs/contract.md, "Entities" `bind_ids`): one program file, or a zip of
  * several. An error answer comes as a blob too; it is read back into the API's JSON so that the
- * failure shows as every other (SPEC §8).
+ * failure shows as every other (docs/contract.md, "Error catalogue").
  */
 export async function getProgramFiles(bindIds: readonly number[]): Promise<ProgramFiles> {
   try {

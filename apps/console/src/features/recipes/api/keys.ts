@@ -1,6 +1,6 @@
 /**
  * Query keys of recipes, sets and their deployment. The recipes and sets lists themselves are
- * reference data (`['reference', 'recipes']`, `['reference', 'recipesSets']`, SPEC §1).
+ * reference data (`['reference', 'recipes']`, `['reference', 'recipesSets']`, docs/contract.md, "Product and areas").
  */
 export const recipeKeys = {
   all: ['recipes'] as const,

@@ -9,7 +9,7 @@ export async function updateRecipeSet(id: number, body: RecipeSetBody): Promise<
   return (await apiClient.put<{ data: RecipeSet }>(`/recipes_sets/${id}`, body)).data.data;
 }
 
-/** Saves a set: the answer becomes its own copy, then the lists are reloaded (SPEC §4). */
+/** Saves a set: the answer becomes its own copy, then the lists are reloaded (docs/contract.md, "States and transitions"). */
 export function useUpdateRecipeSet(id: number) {
   const client = useQueryClient();
   return useMutation({

@@ -9,7 +9,7 @@ export async function updateRecipe(id: number, body: RecipeBody): Promise<Recipe
   return (await apiClient.put<{ data: Recipe }>(`/recipes/${id}`, body)).data.data;
 }
 
-/** Saves a recipe: the answer becomes its own copy, then the lists are reloaded (SPEC §4). */
+/** Saves a recipe: the answer becomes its own copy, then the lists are reloaded (docs/contract.md, "States and transitions"). */
 export function useUpdateRecipe(id: number) {
   const client = useQueryClient();
   return useMutation({

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { deploymentKeys } from './keys';
 
-/** POST /api/recipes_sets/upload_recipes (SPEC §3 `recipe_ids, device_id`): recipes on their own. */
+/** POST /api/recipes_sets/upload_recipes (docs/contract.md, "Entities" `recipe_ids, device_id`): recipes on their own. */
 export async function uploadRecipes(deviceId: number, recipeIds: readonly number[]): Promise<void> {
   await apiClient.post('/recipes_sets/upload_recipes', { recipe_ids: recipeIds, device_id: deviceId });
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { deploymentKeys } from './keys';
 
-/** POST /api/recipes_sets/upload (SPEC §3 `device_id, set_id`): send the set's recipes again (a retry). */
+/** POST /api/recipes_sets/upload (docs/contract.md, "Entities" `device_id, set_id`): send the set's recipes again (a retry). */
 export async function uploadSet(deviceId: number, setId: number): Promise<void> {
   await apiClient.post('/recipes_sets/upload', { device_id: deviceId, set_id: setId });
 }

@@ -12,7 +12,7 @@ import { useRecipeReferences } from '../use-recipe-references';
 export const SET_LIST_PARAMS = { q: '' } as const;
 
 /**
- * The organisation's recipe sets from the reference data (SPEC §1), searched by name and
+ * The organisation's recipe sets from the reference data (docs/contract.md, "Product and areas"), searched by name and
  * description: each with its device type and how many recipes it holds, linking to its page.
  */
 export function RecipeSetsList() {

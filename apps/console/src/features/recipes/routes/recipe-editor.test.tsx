@@ -174,7 +174,7 @@ describe('the recipe editor', { timeout: 60_000 }, () => {
       ],
       set_ids: [4],
     } satisfies RecipeBody);
-    // SPEC §4: both lists are reloaded (the set now holds the recipe).
+    // docs/contract.md, "States and transitions": both lists are reloaded (the set now holds the recipe).
     await waitFor(() => expect(reloads).toEqual({ recipes: 1, sets: 1 }));
   });
 

@@ -6,7 +6,7 @@ import { RecipeSetsList } from '../components/recipe-sets-list';
 import { RecipesList } from '../components/recipes-list';
 
 /**
- * `/account/recipes`: the recipes as cards, and with `?view=sets` the recipe sets (SPEC §2 names
+ * `/account/recipes`: the recipes as cards, and with `?view=sets` the recipe sets (docs/contract.md, "Screens and routes" names
  * `recipes/sets/add` and `recipes/sets/{id}` but no sets list: it is a view of this page, as the
  * groups are of the devices page). Each view keeps its own search and filters in the query
  * string; switching views starts the other afresh.

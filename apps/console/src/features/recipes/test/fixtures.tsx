@@ -58,7 +58,7 @@ export interface References {
 
 /**
  * The recipes screens inside a memory router whose account route knows `user`, with the reference
- * lists already in the cache as the account frame leaves them (SPEC §1).
+ * lists already in the cache as the account frame leaves them (docs/contract.md, "Product and areas").
  */
 export async function renderRecipes(
   url: string,

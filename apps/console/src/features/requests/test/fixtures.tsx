@@ -72,7 +72,7 @@ export interface References {
 
 /**
  * The complaints screens inside a memory router whose account route knows `user`, with the
- * reference lists already in the cache as the account frame leaves them (SPEC §1).
+ * reference lists already in the cache as the account frame leaves them (docs/contract.md, "Product and areas").
  */
 export async function renderRequests(
   url: string,

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import type { IntegrationsList } from './get-integrations';
 import { integrationKeys } from './keys';
 
-/** GET /api/integrations_show/{id} (SPEC §7). */
+/** GET /api/integrations_show/{id} (docs/contract.md, "HTTP calls"). */
 export async function getIntegration(id: number, signal?: AbortSignal): Promise<Integration> {
   return (await apiClient.get<{ data: Integration }>(`/integrations_show/${id}`, { signal })).data.data;
 }

@@ -23,7 +23,7 @@ export interface NotificationsPage {
   meta: PaginationMeta;
 }
 
-/** The filters as the server takes them: `filters[field] = {operator, value}` (SPEC §3). */
+/** The filters as the server takes them: `filters[field] = {operator, value}` (docs/contract.md, "Entities"). */
 export function toServerFilters(filters: NotificationFilters): Filters | undefined {
   const server: Filters = {};
   if (filters.severity) server.severity = { operator: '=', value: filters.severity };

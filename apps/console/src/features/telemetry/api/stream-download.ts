@@ -19,7 +19,7 @@ export interface DownloadedFile {
   blob: Blob;
 }
 
-/** A download the server refused or that never got an answer: what to show (SPEC §8). */
+/** A download the server refused or that never got an answer: what to show (docs/contract.md, "Error catalogue"). */
 export class DownloadError extends Error {
   constructor(readonly failure: ApiFailure) {
     super(failure.kind === 'connection' ? 'No answer' : failure.message);
@@ -49,7 +49,7 @@ export function fileNameOf(disposition: string | null): string | null {
 const NEWLINE = 0x0a;
 
 /**
- * GET `/api{path}` as a stream, with the session's cookies (SPEC §7), reporting progress as bytes
+ * GET `/api{path}` as a stream, with the session's cookies (docs/contract.md, "HTTP calls"), reporting progress as bytes
  * arrive; resolves to the whole file. Downloads go through `fetch` rather than the API client so
  * that the body can be read while it comes (a CSV of a year of samples is hundreds of megabytes
  * written row by row). A 401/419 signs the user out as every other call does; any other refusal or

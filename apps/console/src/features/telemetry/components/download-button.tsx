@@ -30,7 +30,7 @@ function formatSize(bytes: number): string {
  * A download of a file the server streams (CSV, Excel): while it comes, how much has arrived (bytes,
  * and rows for a text file with a header line), a progress bar when the size is known, and a button
  * to cancel it; then the file is saved under the server's name. A refusal or a lost connection
- * shows as every failed call does (SPEC §8).
+ * shows as every failed call does (docs/contract.md, "Error catalogue").
  */
 export function DownloadButton({
   label,

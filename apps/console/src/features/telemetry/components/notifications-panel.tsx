@@ -62,7 +62,7 @@ const SEVERITY_COLOURS: Record<NotificationSeverity, string> = {
 };
 
 /**
- * The notifications tab: the user's notifications (SPEC §7 `GET /notifications`: page and
+ * The notifications tab: the user's notifications (docs/contract.md, "HTTP calls" `GET /notifications`: page and
  * filters), newest first by when what they tell of happened, filtered by severity, device, dates and unread, a page at a time with
  * the filters in the query string; and the same filtered list as an Excel download.
  */

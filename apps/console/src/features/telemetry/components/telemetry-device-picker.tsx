@@ -11,7 +11,7 @@ export function deviceOptionLabel(device: Device, addressNames: ReadonlyMap<numb
 
 /**
  * Chooses the devices to chart among the organisation's smart devices (only they send telemetry,
- * SPEC §3 `is_smart`), up to {@link MAX_TELEMETRY_DEVICES}: a searchable list that renders at most
+ * docs/contract.md, "Entities" `is_smart`), up to {@link MAX_TELEMETRY_DEVICES}: a searchable list that renders at most
  * a hundred matches at a time, so 10 000 devices stay quick. A chosen device that is no longer
  * smart (or not in the list) still shows, so it can be removed.
  */

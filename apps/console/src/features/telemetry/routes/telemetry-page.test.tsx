@@ -56,7 +56,7 @@ const echoRollups =
       buckets,
     });
 
-describe('the telemetry page (SPEC §2: telemetry and notifications tabs)', { timeout: 30_000 }, () => {
+describe('the telemetry page (docs/contract.md: its tabs)', { timeout: 30_000 }, () => {
   it('charts the chosen devices and lists the same buckets in a table', async () => {
     const asked = serveTelemetry(echoRollups(3));
     await renderTelemetry('/account/telemetry?devices=1,2', { devices });

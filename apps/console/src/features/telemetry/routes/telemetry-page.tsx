@@ -9,7 +9,7 @@ const TABS = ['telemetry', 'temperature', 'notifications'] as const;
 type Tab = (typeof TABS)[number];
 
 /**
- * `/account/telemetry` (SPEC §2: tabs for telemetry and notifications; docs/telemetry.md, "The
+ * `/account/telemetry` (docs/contract.md, "Screens and routes": tabs for telemetry and notifications; docs/telemetry.md, "The
  * telemetry page"), with the temperature report between them. The tab is in the query string
  * (`?tab=notifications`), and so is each tab's own state, so a link or a reload shows the same view.
  */

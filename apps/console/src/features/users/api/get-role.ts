@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { referenceKey } from '../../reference-data/resources';
 import { roleKeys } from './keys';
 
-/** POST /api/acl/role with `filters: {id: {operator: '=', value}}` (SPEC §7): one role, or 404. */
+/** POST /api/acl/role with `filters: {id: {operator: '=', value}}` (docs/contract.md, "HTTP calls"): one role, or 404. */
 export async function getRole(id: number, signal?: AbortSignal): Promise<AclRole> {
   const body = { filters: { id: { operator: '=', value: id } }, withAdminRole: true };
   return (await apiClient.post<{ data: AclRole }>('/acl/role', body, { signal })).data.data;

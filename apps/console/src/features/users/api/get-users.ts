@@ -9,7 +9,7 @@ export interface UsersPage {
 }
 
 /**
- * The list's search and filters as the API's `filters` (SPEC §3): a search holding `@` looks in
+ * The list's search and filters as the API's `filters` (docs/contract.md, "Entities"): a search holding `@` looks in
  * e-mail addresses, any other in names; role, status (or disabled) and access role are exact.
  */
 export function usersFilters(params: UsersListParams): Filters | undefined {
@@ -24,7 +24,7 @@ export function usersFilters(params: UsersListParams): Filters | undefined {
   return Object.keys(filters).length > 0 ? filters : undefined;
 }
 
-/** GET /api/users/?page=&filters= (SPEC §7): one page of the organisation's users. */
+/** GET /api/users/?page=&filters= (docs/contract.md, "HTTP calls"): one page of the organisation's users. */
 export async function getUsers(params: UsersListParams, signal?: AbortSignal): Promise<UsersPage> {
   const filters = usersFilters(params);
   const { data } = await apiClient.get<UsersPage>('/users/', {

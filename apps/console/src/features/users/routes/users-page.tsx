@@ -6,7 +6,7 @@ import { RolesList } from '../components/roles-list';
 import { UsersList } from '../components/users-list';
 
 /**
- * `/account/users`: the users list, and with `?view=roles` the access roles (SPEC §2 names
+ * `/account/users`: the users list, and with `?view=roles` the access roles (docs/contract.md, "Screens and routes" names
  * `users/roles/add` and `users/roles/{id}` but no roles list: it is a view of this page, as the
  * groups are of the devices page). Each view keeps its own search and filters in the query string;
  * switching views starts the other afresh.

@@ -102,7 +102,7 @@ export function page<T>(
 
 /**
  * The users screens inside a memory router whose account route knows `user`, with the reference
- * lists already in the cache as the account frame leaves them (SPEC §1).
+ * lists already in the cache as the account frame leaves them (docs/contract.md, "Product and areas").
  */
 export async function renderUsers(url: string, references: References = {}, user: AuthUser = ADMIN) {
   queryClient.setQueryData(referenceKey('users'), references.users ?? [ADMIN_ROW]);
