@@ -14,9 +14,11 @@
 //     the dashboard stat, the events and notifications pages, the unread counters, the signed-in
 //     user, and a device page's chart (one publishing device's day by the minute).
 // Every minute it samples the server's RSS (/proc/<pid>/status), heap used and event-loop lag p99
-// (its Prometheus metrics: prom-client's default Node metrics, the lag histogram reset at each
-// scrape, so each value covers the minute), and the API's p99 over the requests started in that
-// minute. RSS is also read every 5 s for the growth slope. The same load runs for a minute before
+// and maximum (its Prometheus metrics: prom-client's default Node metrics, the lag histogram reset
+// at each scrape, so each value covers the minute), and the API's p99 over the requests started in
+// that minute; beside it, to tell a slow server from a stalled machine, how many of the server's
+// answers took over 25 ms by its own clock and the share of the machine's CPU time the hypervisor
+// took (steal, /proc/stat). RSS is also read every 5 s for the growth slope. The same load runs for a minute before
 // minute 1 (shown as minute 0, its errors counted), so the first minute, every later minute's
 // reference, is not the server's cold start (its first minute's p99 is several times a warm one's).
 // Targets, per database: after the first 10 minutes RSS grows less than 0.5 MB/min (least squares
@@ -74,6 +76,8 @@ const FLEET = 500;
 const TIMEOUT_MS = 10_000;
 const RATE = { clients: CLIENTS, perSecond: REQUESTS_PER_SECOND, timeoutMs: TIMEOUT_MS };
 const RSS_EVERY_MS = 5_000;
+/** The server's own answers slower than this (a bucket of its duration histogram) are counted per minute. */
+const SLOW_SECONDS = 0.025;
 const HELLO_SECONDS = setting('SOAK_HELLO_SECONDS', 30, 10);
 const RAW_SECONDS = setting('SOAK_RAW_SECONDS', 5, 2);
 const DATABASES = /** @type {('sqlite' | 'postgres')[]} */ (
@@ -118,6 +122,26 @@ function metric(text, name, labels = '') {
     return Number(rest.slice(rest.lastIndexOf(' ') + 1));
   }
   return Number.NaN;
+}
+
+/**
+ * The sum of every series of `name` whose labels contain `labels`: e.g. the server's answers in one
+ * histogram bucket over all its routes. @param {string} text @param {string} name @param {string} [labels]
+ */
+function metricSum(text, name, labels = '') {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (labels && !line.includes(labels)) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/** The machine's CPU time so far in USER_HZ ticks: all of it, and what the hypervisor took (steal). */
+function machineTicks() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((sum, n) => sum + n, 0), steal: fields[7] ?? 0 };
 }
 
 /** Least-squares slope of y over x. @param {{ x: number, y: number }[]} points */
@@ -284,6 +308,17 @@ async function soakOn(database, cleanups) {
   const rssSamples = /** @type {{ x: number, y: number }[]} */ ([]);
   const before = await scrape(); // also resets the event-loop lag histogram
   const rejectedBefore = metric(before, 'kontrol_ingest_samples_total', 'result="rejected"');
+  // The server's answers so far and those that took longer than SLOW_SECONDS (its own timing, from
+  // the request's arrival to the answer), and the machine's CPU ticks, for each minute's difference.
+  const answered = (/** @type {string} */ text) => {
+    const all = metricSum(text, 'kontrol_http_request_duration_seconds_count');
+    return {
+      all,
+      slow: all - metricSum(text, 'kontrol_http_request_duration_seconds_bucket', `le="${SLOW_SECONDS}"`),
+    };
+  };
+  let answeredSoFar = answered(before);
+  let ticksSoFar = machineTicks();
   let rejectedSoFar = rejectedBefore;
   /** @type {Map<string, number>} */
   const failures = new Map();
@@ -395,7 +430,7 @@ async function soakOn(database, cleanups) {
     },
   );
 
-  /** @type {{ minute: number, rss: number, heap: number, lag: number, p99: number, slowest: Record<string, number>, requests: number, acknowledged: number, errors: number }[]} */
+  /** @type {{ minute: number, rss: number, heap: number, lag: number, lagMax: number, p99: number, serverSlow: number, serverAnswers: number, steal: number, slowest: Record<string, number>, requests: number, acknowledged: number, errors: number }[]} */
   const table = [];
   for (let minute = WARM_UP_MS ? 0 : 1; minute <= MINUTES; minute += 1) {
     const due = start + minute * 60_000;
@@ -405,6 +440,13 @@ async function soakOn(database, cleanups) {
     const row = rows[minute];
     row.errors += rejected - rejectedSoFar;
     rejectedSoFar = rejected;
+    const answeredNow = answered(text);
+    const ticks = machineTicks();
+    const serverSlow = answeredNow.slow - answeredSoFar.slow;
+    const serverAnswers = answeredNow.all - answeredSoFar.all;
+    const steal = (ticks.steal - ticksSoFar.steal) / Math.max(1, ticks.total - ticksSoFar.total);
+    answeredSoFar = answeredNow;
+    ticksSoFar = ticks;
     const sorted = [...row.latencies].sort((a, b) => a - b);
     const p99 = percentile(sorted, 99);
     // Which reads the minute's slowest 1 % are: what sets its p99.
@@ -419,7 +461,11 @@ async function soakOn(database, cleanups) {
       rss: rssMb(server.pid),
       heap: metric(text, 'kontrol_nodejs_heap_size_used_bytes') / 1024 / 1024,
       lag: metric(text, 'kontrol_nodejs_eventloop_lag_p99_seconds') * 1000,
+      lagMax: metric(text, 'kontrol_nodejs_eventloop_lag_max_seconds') * 1000,
       p99,
+      serverSlow,
+      serverAnswers,
+      steal,
       slowest,
       requests: sorted.length,
       acknowledged: row.acknowledged,
@@ -427,8 +473,9 @@ async function soakOn(database, cleanups) {
     };
     table.push(entry);
     log(
-      `minute ${minute}: RSS ${fmt(entry.rss, 1)} MB, heap ${fmt(entry.heap, 1)} MB, lag p99 ${fmt(entry.lag, 1)} ms, ` +
-        `API p99 ${fmt(entry.p99, 1)} ms over ${fmt(entry.requests)} requests, ${fmt(entry.acknowledged)} samples acknowledged, ` +
+      `minute ${minute}: RSS ${fmt(entry.rss, 1)} MB, heap ${fmt(entry.heap, 1)} MB, lag p99 ${fmt(entry.lag, 1)} ms (max ${fmt(entry.lagMax, 1)}), ` +
+        `API p99 ${fmt(entry.p99, 1)} ms over ${fmt(entry.requests)} requests, ${fmt(entry.serverSlow)} of the server's ${fmt(entry.serverAnswers)} answers over ${SLOW_SECONDS * 1000} ms by its own clock, ` +
+        `CPU steal ${fmt(entry.steal * 100, 1)} %, ${fmt(entry.acknowledged)} samples acknowledged, ` +
         `${entry.errors} errors; at or above the p99: ` +
         Object.entries(slowest)
           .sort((a, b) => b[1] - a[1])
@@ -592,11 +639,11 @@ for (const r of results) {
     '',
     `### ${r.label}`,
     '',
-    '| minute | RSS MB | heap used MB | event-loop lag p99 ms | API p99 ms | requests | samples acknowledged | errors |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| minute | RSS MB | heap used MB | event-loop lag p99 / max ms | API p99 ms | requests | server answers over ${SLOW_SECONDS * 1000} ms | CPU steal | samples acknowledged | errors |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.table.map(
       (/** @type {any} */ row) =>
-        `| ${row.minute || '0 (warm-up)'} | ${fmt(row.rss, 1)} | ${fmt(row.heap, 1)} | ${fmt(row.lag, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.requests)} | ${fmt(row.acknowledged)} | ${row.errors} |`,
+        `| ${row.minute || '0 (warm-up)'} | ${fmt(row.rss, 1)} | ${fmt(row.heap, 1)} | ${fmt(row.lag, 1)} / ${fmt(row.lagMax, 1)} | ${fmt(row.p99, 1)} | ${fmt(row.requests)} | ${fmt(row.serverSlow)} | ${fmt(row.steal * 100, 1)} % | ${fmt(row.acknowledged)} | ${row.errors} |`,
     ),
     '',
     `- RSS growth from minute ${SLOPE_FROM} to ${MINUTES}: **${fmt(r.rssSlope, 2)} MB/min** (least squares over ${r.rssSamples} samples 5 s apart; ` +

@@ -177,7 +177,7 @@ describe('FleetAnswers', () => {
     }
   });
 
-  it('keeps an answer with live fields for one window of freshForMs at most, then drops it', async () => {
+  it('builds an answer with live fields again in each window of freshForMs, sending the previous one meanwhile', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const answers = new FleetAnswers();
     const h = await harness(answers);
@@ -187,13 +187,58 @@ describe('FleetAnswers', () => {
       vi.setSystemTime(1_000_000 + 4_000);
       expect(await h.get(1, 1, 10, 15_000)).toBe(1); // same window
       vi.setSystemTime(1_000_000 + 15_000);
-      expect(await h.get(1, 1, 10, 15_000)).toBe(2); // the next window builds it again
+      // The next window: the previous answer goes out at once while the new one is built.
+      expect(await h.get(1, 1, 10, 15_000)).toBe(1);
+      expect(await h.get(1, 1, 10, 15_000)).toBe(2);
+      expect(h.builds()).toBe(2);
       const kept = answers.size;
       expect(kept).toBeLessThan(100); // only the newest window's answer is kept
-      expect(await h.get(1, 1, 10, 15_000)).toBe(2);
+      // Two windows later the kept answer is too old to send: the request waits for the build.
+      vi.setSystemTime(1_000_000 + 45_000);
+      expect(await h.get(1, 1, 10, 15_000)).toBe(3);
+      // A change (another fleet version or variant) is never answered with the previous window's.
+      vi.setSystemTime(1_000_000 + 60_000);
+      expect(await h.get(1, 2, 10, 15_000)).toBe(4);
+      vi.setSystemTime(1_000_000 + 75_000);
+      expect(await h.get(1, 2, 10, 15_000, 'events-2')).toBe(5);
     } finally {
       vi.useRealTimers();
       await h.close();
+    }
+  });
+
+  it('keeps sending the previous window when building the next one fails, and tries again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answers = new FleetAnswers();
+    const app = Fastify();
+    let builds = 0;
+    app.get('/list', async (request, reply) =>
+      answers.send(
+        request,
+        reply,
+        user(1, 1),
+        async () => {
+          builds += 1;
+          if (builds > 1) throw new Error('database gone');
+          return { build: builds };
+        },
+        { freshForMs: 5_000 },
+      ),
+    );
+    await app.ready();
+    try {
+      vi.setSystemTime(1_000_000);
+      expect((await app.inject('/list')).json()).toEqual({ build: 1 });
+      vi.setSystemTime(1_005_000);
+      // The background build fails (logged, not a crash); each request gets the previous answer.
+      expect((await app.inject('/list')).json()).toEqual({ build: 1 });
+      expect((await app.inject('/list')).json()).toEqual({ build: 1 });
+      expect(builds).toBe(3);
+      vi.setSystemTime(1_010_000);
+      expect((await app.inject('/list')).statusCode).toBe(500);
+    } finally {
+      vi.useRealTimers();
+      await app.close();
     }
   });
 
@@ -232,6 +277,38 @@ describe('FleetAnswers', () => {
       expect(answers.size).toBe(kept);
     } finally {
       await h.close();
+    }
+  });
+
+  it('compresses an answer once per encoding, however many requests ask for it at once', async () => {
+    const answers = new FleetAnswers();
+    const app = Fastify();
+    app.get('/list', async (request, reply) =>
+      answers.send(request, reply, user(1, 1), async () => ({ data: 'kontrol '.repeat(2000) })),
+    );
+    await app.ready();
+    try {
+      const asks = (encoding: string) =>
+        Promise.all(
+          [1, 2, 3].map(() => app.inject({ url: '/list', headers: { 'accept-encoding': encoding } })),
+        );
+      const json = (await app.inject('/list')).rawPayload;
+      const plainSize = answers.size;
+      expect(plainSize).toBe(json.length);
+      const br = await asks('br');
+      for (const response of br) {
+        expect(response.headers['content-encoding']).toBe('br');
+        expect(brotliDecompressSync(response.rawPayload).equals(json)).toBe(true);
+      }
+      // One compressed form kept beside the JSON, however many requests asked for it at once.
+      const brBytes = Math.max(...br.map((response) => response.rawPayload.length));
+      expect(answers.size).toBe(plainSize + brBytes);
+      const gz = await asks('gzip');
+      for (const response of gz) expect(gunzipSync(response.rawPayload).equals(json)).toBe(true);
+      const gzBytes = Math.max(...gz.map((response) => response.rawPayload.length));
+      expect(answers.size).toBe(plainSize + brBytes + gzBytes);
+    } finally {
+      await app.close();
     }
   });
 
