@@ -30,18 +30,18 @@ import { supportMessagesRoutes } from './modules/support-messages/support-messag
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { authPlugin } from './plugins/auth.js';
-import type { Config } from './plugins/config.js';
+import type { Config } from './lib/config.js';
 import { consolePlugin } from './plugins/console.js';
 import { dbPlugin } from './plugins/db.js';
-import { formBodyParser } from './plugins/forms.js';
+import { formBodyParser } from './lib/forms.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import type { Metrics } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { securityPlugin } from './plugins/security.js';
-import { serializerCompiler } from './plugins/serializer.js';
+import { serializerCompiler } from './lib/serializer.js';
 import { loggerOptions } from './plugins/logging.js';
-import { validatorCompiler } from './plugins/zod.js';
+import { validatorCompiler } from './lib/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
 import { Gateway } from '@kontrol/gateway';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
@@ -126,7 +126,7 @@ export async function buildApp({
   metrics?.watchDatabase(database);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // HTML forms and Laravel clients post urlencoded bodies: read wherever JSON is (plugins/forms.ts).
+  // HTML forms and Laravel clients post urlencoded bodies: read wherever JSON is (lib/forms.ts).
   formBodyParser(app);
   app.decorate('config', config);
   app.decorate('fleetAnswers', new FleetAnswers());

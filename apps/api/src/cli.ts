@@ -37,7 +37,7 @@ import { billingAccounts, setTariff } from './modules/billing/billing-operator.j
 import { InvoiceNotFound, markInvoicePaidAndCredit } from './modules/billing/documents.service.js';
 import { post as postLedgerEntry, postDailyCharges } from './modules/billing/ledger.service.js';
 import { RateLimiter } from './plugins/rate-limit.js';
-import { ConfigError, loadConfig, type Config } from './plugins/config.js';
+import { ConfigError, loadConfig, type Config } from './lib/config.js';
 
 /** `npm run kontrol -- <command> [options]`: the operators' tool. */
 const HELP = `Kontrol operator tool

@@ -7,7 +7,7 @@ import { installCrashLogging } from './lib/crash-logging.js';
 import { httpTimeoutOptions, limitHttpServer } from './lib/http-limits.js';
 import { listenOrExit } from './lib/listen.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { ConfigError, loadConfig } from './plugins/config.js';
+import { ConfigError, loadConfig } from './lib/config.js';
 import { dbPlugin } from './plugins/db.js';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { loggerOptions } from './plugins/logging.js';

@@ -1,2 +1,2 @@
 export { buildApp, type AppOptions } from './app.js';
-export { loadConfig, type Config } from './plugins/config.js';
+export { loadConfig, type Config } from './lib/config.js';

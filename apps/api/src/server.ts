@@ -12,7 +12,7 @@ import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { postDailyCharges } from './modules/billing/ledger.service.js';
 import { purgeExpired } from './modules/maintenance.js';
-import { ConfigError, loadConfig, type Config } from './plugins/config.js';
+import { ConfigError, loadConfig, type Config } from './lib/config.js';
 import { Metrics } from './plugins/metrics.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;

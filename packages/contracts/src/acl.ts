@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.js';
 import { filtersParamSchema } from './pagination.js';
 import { MODULE_SLUGS } from './modules.js';
 
@@ -41,7 +42,7 @@ export const aclRoleFindBodySchema = z.object({
   withAdminRole: z.boolean().default(true),
 });
 
-const moduleIds = z.array(z.number().int().positive().max(2_147_483_647)).max(100);
+const moduleIds = z.array(idSchema).max(100);
 
 /** `POST /api/acl/role/add`: a client-system role of the caller's organisation. */
 export const aclRoleAddBodySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.js';
 import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.js';
 
 /**
@@ -70,7 +71,6 @@ export type Complaint = z.infer<typeof complaintSchema>;
 export const complaintsQuerySchema = pageQuerySchema.extend({ filters: filtersParamSchema.optional() });
 export const complaintsPageSchema = pagedSchema(complaintSchema);
 
-const id = z.number().int().positive().max(2_147_483_647);
 const photos = z.array(z.string().regex(COMPLAINT_PHOTO_NAME)).max(COMPLAINT_MAX_PHOTOS).default([]);
 
 /** `POST /api/alerts/`: about a device or an address (at least one; a device implies its address). */
@@ -79,9 +79,9 @@ export const complaintBodySchema = z
     title: z.string().trim().min(1).max(COMPLAINT_TITLE_MAX_LENGTH),
     text: z.string().trim().max(COMPLAINT_TEXT_MAX_LENGTH).default(''),
     priority: z.enum(COMPLAINT_PRIORITIES).default('normal'),
-    device_id: id.nullable().default(null),
-    address_id: id.nullable().default(null),
-    assignee_id: id.nullable().default(null),
+    device_id: idSchema.nullable().default(null),
+    address_id: idSchema.nullable().default(null),
+    assignee_id: idSchema.nullable().default(null),
     /** Photos uploaded first with `POST /api/alerts/photo`. */
     photos,
   })
@@ -119,7 +119,7 @@ export const complaintEventBodySchema = z
     text: z.string().trim().max(COMPLAINT_COMMENT_MAX_LENGTH).optional(),
     photos,
     status: z.enum(COMPLAINT_STATUSES).optional(),
-    assignee_id: id.nullable().optional(),
+    assignee_id: idSchema.nullable().optional(),
     priority: z.enum(COMPLAINT_PRIORITIES).optional(),
   })
   .refine(

@@ -8,6 +8,7 @@ export * from './names.js';
 export * from './errors.js';
 export * from './messages.js';
 export * from './pagination.js';
+export * from './ids.js';
 export * from './places.js';
 export * from './equipment-constants.js';
 export * from './equipment.js';

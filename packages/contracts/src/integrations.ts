@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.js';
 
 /**
  * Integrations (module `settings`; admins change them): for now the Telegram bot, which carries a
@@ -45,7 +46,7 @@ export type Integration = z.infer<typeof integrationSchema>;
 export const integrationBodySchema = z.object({
   kind: z.enum(INTEGRATION_KINDS),
   name: z.string().trim().min(1).max(INTEGRATION_NAME_MAX_LENGTH),
-  user_id: z.number().int().positive().max(2_147_483_647).optional(),
+  user_id: idSchema.optional(),
 });
 export type IntegrationBody = z.input<typeof integrationBodySchema>;
 

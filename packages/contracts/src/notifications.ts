@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.js';
 import { filtersParamSchema, pageQuerySchema, pagedSchema } from './pagination.js';
 
 /**
@@ -51,11 +52,7 @@ export const NOTIFICATIONS_READ_MAX_IDS = 1_000;
  */
 export const notificationsReadBodySchema = z
   .object({
-    ids: z
-      .array(z.number().int().positive().max(2_147_483_647))
-      .min(1)
-      .max(NOTIFICATIONS_READ_MAX_IDS)
-      .optional(),
+    ids: z.array(idSchema).min(1).max(NOTIFICATIONS_READ_MAX_IDS).optional(),
   })
   // No body at all (null) marks all too.
   .nullish();

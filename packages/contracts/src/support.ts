@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.js';
 import { SUPPORT_MESSAGE_MAX_LENGTH } from './constants.js';
 import { pageQuerySchema, pagedSchema } from './pagination.js';
 
@@ -35,7 +36,7 @@ export type SupportMessageBody = z.infer<typeof supportMessageBodySchema>;
 
 /** `POST /api/messages/read`: support's messages up to `up_to_id` (default: all) count as read. */
 export const supportMessagesReadBodySchema = z.object({
-  up_to_id: z.number().int().positive().max(2_147_483_647).optional(),
+  up_to_id: idSchema.optional(),
 });
 /** `GET /api/messages/unread` → `{data: {unread}}`. */
 export const supportUnreadSchema = z.object({ data: z.object({ unread: z.number().int() }) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids.js';
 import { aclModuleSchema } from './acl.js';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, USER_ROLES, USER_STATUSES } from './auth.js';
 import { LOCALES } from './constants.js';
@@ -15,8 +16,6 @@ import { DEFAULT_TIME_ZONE, timeOfDaySchema, timeZoneSchema } from './places.js'
 
 /** An invitation link is valid this long; the admin can send a new one. */
 export const INVITATION_TTL_HOURS = 7 * 24;
-
-const id = z.number().int().positive().max(2_147_483_647);
 
 /** A user as the users screens see them. `status` is verified once the e-mail is proven. */
 export const userSchema = z.object({
@@ -60,7 +59,7 @@ export const userAddBodySchema = z.object({
   name,
   email,
   role: z.enum(USER_ROLES).default('regular'),
-  acl_role_id: id.nullable().default(null),
+  acl_role_id: idSchema.nullable().default(null),
   locale: z.enum(LOCALES).default('ru'),
 });
 export type UserAddBody = z.input<typeof userAddBodySchema>;
@@ -71,7 +70,7 @@ export const userUpdateBodySchema = z
     name,
     email,
     role: z.enum(USER_ROLES),
-    acl_role_id: id.nullable(),
+    acl_role_id: idSchema.nullable(),
     locale: z.enum(LOCALES),
     disabled: z.boolean(),
   })

@@ -1,4 +1,5 @@
 import type { MessageKey, MessageParams } from '@kontrol/contracts';
+import type { z } from 'zod';
 
 /**
  * An error with an HTTP status and a catalog message; the error handler translates it into the
@@ -42,3 +43,12 @@ export const notFound = () => new HttpError(404, 'http.not_found');
 export const csrfMismatch = () => new HttpError(419, 'http.csrf');
 export const tooManyRequests = (retryAfterSeconds: number, key: MessageKey = 'http.too_many') =>
   new HttpError(429, key, { seconds: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
+
+/** Raised by the route validator with the raw zod issues; formatted per language at answer time. */
+export class RequestValidationError extends Error {
+  statusCode = 422;
+  constructor(readonly issues: readonly z.core.$ZodIssue[]) {
+    super('request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}

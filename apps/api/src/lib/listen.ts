@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../plugins/config.js';
+import type { Config } from './config.js';
 
 /**
  * Listens on HOST:PORT. When that fails (a port in use, most often) it says so as a fatal log line,

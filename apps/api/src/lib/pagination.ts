@@ -7,7 +7,7 @@ import {
 } from '@kontrol/contracts';
 import type { FastifyRequest } from 'fastify';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import { FieldValidationError } from '../lib/http-errors.js';
+import { FieldValidationError } from './http-errors.js';
 
 export interface Paged<T> {
   data: T[];

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
-import { RequestValidationError } from './errors.js';
 import { isFormBody, parseFormBody } from './forms.js';
+import { RequestValidationError } from './http-errors.js';
 
 /** PostgreSQL's `integer`, the type of every id column: a larger id names no row and is refused there. */
 export const DB_ID_MAX = 2_147_483_647;
@@ -76,7 +76,7 @@ export function storageIssues(value: unknown): z.core.$ZodIssue[] {
 export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
   ({ schema, httpPart }) =>
   (data) => {
-    // A form's fields are all text: read as the types the schema asks for (plugins/forms.ts).
+    // A form's fields are all text: read as the types the schema asks for (lib/forms.ts).
     const result =
       httpPart === 'body' && isFormBody(data)
         ? parseFormBody(schema, data as Record<string, unknown>)

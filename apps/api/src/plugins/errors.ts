@@ -7,17 +7,8 @@ import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { storageFailure, type StorageFailure } from '@kontrol/db';
 import { BrokerAccountsError } from '@kontrol/gateway';
-import { FieldValidationError, HttpError } from '../lib/http-errors.js';
+import { FieldValidationError, HttpError, RequestValidationError } from '../lib/http-errors.js';
 import { API_HEADERS, securityHeadersFor } from './security.js';
-
-/** Raised by the route validator with the raw zod issues; formatted per language at answer time. */
-export class RequestValidationError extends Error {
-  statusCode = 422;
-  constructor(readonly issues: readonly z.core.$ZodIssue[]) {
-    super('request validation failed');
-    this.name = 'RequestValidationError';
-  }
-}
 
 /** Fastify's own client errors, mapped to catalog messages. */
 const FASTIFY_CODES: Record<string, { status: number; key: Parameters<typeof translate>[1] }> = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation, buildSmartDevice } from '../test/builders.js';
 import { buildTestApp, type TestApp } from '../test/test-app.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../lib/config.js';
 import { Metrics } from './metrics.js';
 
 let test: TestApp;

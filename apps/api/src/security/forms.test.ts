@@ -1,7 +1,7 @@
 import { DEFAULT_WORK_TIME, INGEST_HTTP_PATH, translate } from '@kontrol/contracts';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFormBody, readForm } from '../plugins/forms.js';
+import { parseFormBody, readForm } from '../lib/forms.js';
 import { buildSmartDevice } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { buildOrg, hashOrg, hintsFor, pathValues, type Org } from './fixtures.js';

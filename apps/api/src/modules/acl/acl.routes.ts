@@ -6,23 +6,23 @@ import {
   aclRoleSchema,
   aclRolesListBodySchema,
   aclRoleUpdateBodySchema,
+  pagedSchema,
   DEFAULT_PER_PAGE,
   filtersParamSchema,
-  pagedSchema,
+  idParamsSchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
-import { clientModulesQuery } from './acl.repository.js';
+import { paginate } from '../../lib/pagination.js';
 import {
   createRole,
   deleteRole,
   findRoleByFilters,
+  listClientModules,
   roleUsage,
   rolesListQuery,
-  toModule,
   updateRole,
   withModules,
 } from './acl.service.js';
@@ -30,12 +30,7 @@ import {
 const tags = ['access control'];
 /** `add` is a static route and wins; any other text is a 422 on `id`. */
 const ROLE_ID = ':id';
-const roleParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const roleEnvelope = z.object({ data: aclRoleSchema });
-const moduleFilters: FilterWhitelist = {
-  slug: { column: 'slug', type: 'string', operators: ['=', 'in'] },
-  is_client_system: { column: 'is_client_system', type: 'boolean', operators: ['='] },
-};
 /** Reading needs the `users` module; every change also needs an admin (docs/people.md). */
 const read = { access: 'users' } as const;
 const change = { access: 'users', admin: true } as const;
@@ -55,10 +50,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
       querystring: z.object({ filters: filtersParamSchema.optional() }),
       response: { 200: z.object({ data: z.array(aclModuleSchema) }) },
     },
-    handler: async (request) => {
-      const query = applyFilters(clientModulesQuery(app.db), request.query.filters, moduleFilters);
-      return { data: (await query.execute()).map(toModule) };
-    },
+    handler: async (request) => ({ data: await listClientModules(app.db, request.query.filters) }),
   });
 
   app.post('/api/acl/roles', {
@@ -114,7 +106,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "Replace the role's modules; its users get them on their next request (admins only)",
-      params: roleParams,
+      params: idParamsSchema,
       body: aclRoleModulesBodySchema,
       response: { 200: roleEnvelope },
     },
@@ -128,7 +120,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Rename a role and, given module_ids, replace its modules (admins only)',
-      params: roleParams,
+      params: idParamsSchema,
       body: aclRoleUpdateBodySchema,
       response: { 200: roleEnvelope },
     },
@@ -142,7 +134,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a role nobody holds; the admin role never (admins only)',
-      params: roleParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteRole(app.db, currentUser(request).organisationId, request.params.id);
@@ -155,7 +147,7 @@ export async function aclRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Whether any user holds the role (a role in use cannot be deleted)',
-      params: roleParams,
+      params: idParamsSchema,
       response: {
         200: z.object({ data: z.object({ is_used: z.boolean(), users_count: z.number().int() }) }),
       },

@@ -12,10 +12,11 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { FieldValidationError, HttpError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
-import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { lockOrganisation } from '../users/users.repository.js';
 import {
   clientModuleCatalogue,
+  clientModulesQuery,
   countRoleUsers,
   deleteUnusedRole,
   findRole,
@@ -33,6 +34,12 @@ export const ROLE_FILTERS: FilterWhitelist = {
   name: { column: 'name', type: 'string', operators: ['=', 'like'] },
 };
 
+/** `filters[field]` of `GET /api/acl/modules`. */
+const MODULE_FILTERS: FilterWhitelist = {
+  slug: { column: 'slug', type: 'string', operators: ['=', 'in'] },
+  is_client_system: { column: 'is_client_system', type: 'boolean', operators: ['='] },
+};
+
 export const toModule = (m: {
   id: number;
   slug: string;
@@ -44,6 +51,11 @@ export const toModule = (m: {
   name: m.name,
   is_client_system: m.is_client_system === 1,
 });
+
+/** The client-system access modules, filtered. */
+export async function listClientModules(db: Kysely<Database>, filters: Filters | undefined) {
+  return (await applyFilters(clientModulesQuery(db), filters, MODULE_FILTERS).execute()).map(toModule);
+}
 
 type RoleRow = Awaited<ReturnType<ReturnType<typeof rolesQuery>['executeTakeFirstOrThrow']>>;
 

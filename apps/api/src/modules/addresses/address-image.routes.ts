@@ -1,4 +1,4 @@
-import { addressSchema, type Address, type AddressImageType } from '@kontrol/contracts';
+import { type Address, type AddressImageType, addressSchema, idParamsSchema } from '@kontrol/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,7 +14,6 @@ import {
 } from './address-image.service.js';
 
 const tags = ['addresses'];
-const addressIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export interface AddressImageRoutesOptions {
   images: AddressImageStore;
@@ -41,7 +40,7 @@ export async function addressImageRoutes(fastify: FastifyInstance, options: Addr
         'at most ADDRESS_IMAGE_MAX_BYTES and IMAGE_MAX_SIDE_PX/IMAGE_MAX_PIXELS by its header; ' +
         'replaces the previous image',
       consumes: ['multipart/form-data'],
-      params: addressIdParams,
+      params: idParamsSchema,
       response: { 200: z.object({ data: addressSchema }) },
     },
     handler: async (request) => {
@@ -57,7 +56,7 @@ export async function addressImageRoutes(fastify: FastifyInstance, options: Addr
     schema: {
       tags,
       summary: 'The address image, inline, with the type found in its bytes; 404 when there is none',
-      params: addressIdParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       const { organisationId } = currentUser(request);
@@ -76,7 +75,7 @@ export async function addressImageRoutes(fastify: FastifyInstance, options: Addr
     schema: {
       tags,
       summary: 'Remove the address image (204 also when there was none)',
-      params: addressIdParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       const { organisationId } = currentUser(request);

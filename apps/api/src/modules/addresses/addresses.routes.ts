@@ -3,36 +3,31 @@ import {
   addressBodySchema,
   addressSchema,
   pagedSchema,
+  idParamsSchema,
   placesListQuerySchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, listOrPage, type FilterWhitelist } from '../../plugins/pagination.js';
 import { AddressImageStore } from './address-image.js';
 import { addressImageRoutes } from './address-image.routes.js';
-import { toAddress } from './addresses.presenter.js';
-import { addressesQuery, findAddress } from './addresses.repository.js';
 import type { AddressImageDeps } from './address-image.service.js';
-import { createAddress, deleteAddress, updateAddress } from './addresses.service.js';
+import {
+  createAddress,
+  deleteAddress,
+  getAddress,
+  listAddresses,
+  updateAddress,
+} from './addresses.service.js';
 
 const tags = ['addresses'];
-const addressIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const itemEnvelope = z.object({ data: addressSchema });
 // The whole list first, strict, so a paged answer (with links and meta) fails it at once.
 const listResponse = z.union([
   z.object({ data: z.array(addressSchema) }).strict(),
   pagedSchema(addressSchema),
 ]);
-const addressFilters: FilterWhitelist = {
-  id: { column: 'addresses.id', type: 'number', operators: ['=', 'in'] },
-  name: { column: 'addresses.name', type: 'string', operators: ['=', 'like'] },
-  city: { column: 'addresses.city', type: 'string', operators: ['=', 'like'] },
-  full_address: { column: 'addresses.full_address', type: 'string', operators: ['like'] },
-  time_zone: { column: 'addresses.time_zone', type: 'string', operators: ['=', 'in'] },
-};
 
 /**
  * docs/contract.md, "Addresses and rooms": CRUD at /addresses/ and /addresses/{id}, and the address image
@@ -43,11 +38,8 @@ export async function addressesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const images = new AddressImageStore(app.config.uploadsDir);
   const deps = (request: FastifyRequest): AddressImageDeps => ({ db: app.db, images, log: request.log });
-  const addressOf = async (organisationId: number, addressId: number) => {
-    const row = await findAddress(app.db, organisationId, addressId);
-    if (!row) throw notFound();
-    return toAddress(row);
-  };
+  const addressOf = (organisationId: number, addressId: number) =>
+    getAddress(app.db, organisationId, addressId);
 
   app.get('/api/addresses/', {
     config: { access: ADDRESS_LIST_MODULES },
@@ -61,13 +53,9 @@ export async function addressesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.fleetAnswers.send(request, reply, user, async () => {
-        const { page, per_page: perPage, filters } = request.query;
-        const query = applyFilters(addressesQuery(app.db, user.organisationId), filters, addressFilters)
-          .orderBy('addresses.name')
-          .orderBy('addresses.id');
-        return listOrPage(request, query, { page, per_page: perPage }, toAddress);
-      });
+      return app.fleetAnswers.send(request, reply, user, () =>
+        listAddresses(app.db, request, user.organisationId, request.query),
+      );
     },
   });
 
@@ -88,7 +76,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
 
   app.get('/api/addresses/:id', {
     config: { access: 'addresses' },
-    schema: { tags, summary: 'One address', params: addressIdParams, response: { 200: itemEnvelope } },
+    schema: { tags, summary: 'One address', params: idParamsSchema, response: { 200: itemEnvelope } },
     handler: async (request) => {
       const { organisationId } = currentUser(request);
       return { data: await addressOf(organisationId, request.params.id) };
@@ -100,7 +88,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Replace the fields of an address (its image and rooms stay)',
-      params: addressIdParams,
+      params: idParamsSchema,
       body: addressBodySchema,
       response: { 200: itemEnvelope },
     },
@@ -116,7 +104,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete an address with no rooms left (else 422 on `address`); its image goes too',
-      params: addressIdParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       const { organisationId } = currentUser(request);

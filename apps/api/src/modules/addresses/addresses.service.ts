@@ -1,20 +1,54 @@
-import type { addressBodySchema } from '@kontrol/contracts';
+import type { addressBodySchema, placesListQuerySchema } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
+import { applyFilters, listOrPage, type FilterWhitelist } from '../../lib/pagination.js';
 import { discardImageFile, type AddressImageDeps } from './address-image.service.js';
+import { toAddress } from './addresses.presenter.js';
 import {
+  addressesQuery,
   addressExists,
   countAddressRooms,
   deleteAddress as deleteAddressRow,
+  findAddress,
   insertAddress,
   updateAddress as updateAddressRow,
 } from './addresses.repository.js';
 
 export type AddressInput = z.output<typeof addressBodySchema>;
+
+/** `filters[field]` of `GET /api/addresses/`. */
+const ADDRESS_FILTERS: FilterWhitelist = {
+  id: { column: 'addresses.id', type: 'number', operators: ['=', 'in'] },
+  name: { column: 'addresses.name', type: 'string', operators: ['=', 'like'] },
+  city: { column: 'addresses.city', type: 'string', operators: ['=', 'like'] },
+  full_address: { column: 'addresses.full_address', type: 'string', operators: ['like'] },
+  time_zone: { column: 'addresses.time_zone', type: 'string', operators: ['=', 'in'] },
+};
+
+/** The organisation's addresses by name, filtered: the whole list, or a page of it. */
+export function listAddresses(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  { page, per_page: perPage, filters }: z.output<typeof placesListQuerySchema>,
+) {
+  const query = applyFilters(addressesQuery(db, organisationId), filters, ADDRESS_FILTERS)
+    .orderBy('addresses.name')
+    .orderBy('addresses.id');
+  return listOrPage(request, query, { page, per_page: perPage }, toAddress);
+}
+
+/** One address of the organisation, or 404. */
+export async function getAddress(db: Kysely<Database>, organisationId: number, addressId: number) {
+  const row = await findAddress(db, organisationId, addressId);
+  if (!row) throw notFound();
+  return toAddress(row);
+}
 
 const columnsOf = (input: AddressInput) => ({
   name: input.name,

@@ -14,13 +14,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
 import { endSession, sendXsrfCookie, startSession } from '../../plugins/session.js';
-import { loadCurrentUser } from '../users/users.repository.js';
 import { toAuthUser } from '../users/users.presenter.js';
-import { deleteAccessToken } from './tokens.repository.js';
 import {
   authenticate,
+  authUser,
   register,
   resetPassword,
+  revokeAccessToken,
   sendResetLink,
   sendVerification,
   updatePassword,
@@ -43,11 +43,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     rateLimiter: app.rateLimiter,
     appUrl: app.config.appUrl,
   });
-  const authUserOf = async (userId: number) => {
-    const user = await loadCurrentUser(app.db, userId);
-    if (!user) throw new Error(`user ${userId} vanished`);
-    return toAuthUser(user);
-  };
+  const authUserOf = (userId: number) => authUser(app.db, userId);
 
   app.get('/sanctum/csrf-cookie', {
     config: { access: 'public' },
@@ -80,7 +76,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     schema: { tags, summary: 'Sign out: the session (or the bearer token) ends server-side' },
     handler: async (request, reply) => {
       if (request.authVia === 'token' && request.accessTokenId !== undefined) {
-        await deleteAccessToken(app.db, request.accessTokenId);
+        await revokeAccessToken(app.db, request.accessTokenId);
       } else {
         await endSession(request, reply);
       }

@@ -22,11 +22,14 @@ import {
   emailTaken,
   findUserByEmail,
   findUserById,
+  loadCurrentUser,
   updateUser,
   type CurrentUser,
 } from '../users/users.repository.js';
+import { toAuthUser } from '../users/users.presenter.js';
 import { deleteUserSessions } from './sessions.repository.js';
 import {
+  deleteAccessToken,
   deleteUnusedUserTokens,
   deleteUserAccessTokens,
   insertAccessToken,
@@ -59,6 +62,18 @@ export const LOGIN_LINK_MINUTES = 15;
  * parallel attempts cannot all pass a check made before any of them was counted; a right password
  * clears the account's count.
  */
+/** The signed-in user as login and the profile's changes answer it, read again from the database. */
+export async function authUser(db: Kysely<Database>, userId: number) {
+  const user = await loadCurrentUser(db, userId);
+  if (!user) throw new Error(`user ${userId} vanished`);
+  return toAuthUser(user);
+}
+
+/** A bearer token's logout: the token stops working at once. */
+export async function revokeAccessToken(db: Kysely<Database>, tokenId: number) {
+  await deleteAccessToken(db, tokenId);
+}
+
 export async function authenticate(
   deps: AuthDeps,
   email: string,
@@ -84,7 +99,7 @@ function loginThrottled(hit: Hit) {
 }
 
 /**
- * A new password must not be on the common-passwords list (contracts' common-passwords.ts): 422
+ * A new password must not be on the common-passwords list (lib/common-passwords.ts): 422
  * `passwords.common` on `password`. Every way of setting one checks it before changing anything;
  * login never does.
  */

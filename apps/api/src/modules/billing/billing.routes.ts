@@ -1,6 +1,8 @@
 import {
   actCreateBodySchema,
   actPeriodsSchema,
+  paymentSchema,
+  paymentsPageSchema,
   balanceLogExportQuerySchema,
   balanceLogPageSchema,
   balanceSchema,
@@ -8,12 +10,11 @@ import {
   billingListQuerySchema,
   documentsPageSchema,
   formatKopecksRu,
+  idParamsSchema,
   LOCALES,
+  topUpBodySchema,
   organisationDetailsResponseSchema,
   organisationDetailsSchema,
-  paymentSchema,
-  paymentsPageSchema,
-  topUpBodySchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,51 +22,34 @@ import { z } from 'zod';
 import { attachment } from '../../lib/csv.js';
 import { HttpError, notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, paginate, type FilterWhitelist } from '../../plugins/pagination.js';
-import {
-  documentsQuery,
-  findDetails,
-  findPaymentByExternalId,
-  ledgerQuery,
-  paymentsQuery,
-  readDocumentPdf,
-} from './billing.repository.js';
-import { balanceLogCsv } from './billing-export.js';
+import { balanceLogCsv } from './billing.export.js';
 import {
   actPeriods,
   createAct,
   createInvoice,
-  toBillingDocument,
-  toDetails,
+  documentPdf,
+  listDocuments,
+  organisationDetails,
   updateDetails,
 } from './documents.service.js';
-import { readBalance, toLedgerEntry } from './ledger.service.js';
+import { ledgerEntries, listLedger, readBalance } from './ledger.service.js';
 import {
   createPaymentProvider,
   InvalidCallback,
   SANDBOX_SIGNATURE_HEADER,
   SandboxProvider,
 } from './payment-providers.js';
-import { createPayment, findPayment, settleFromCallback, toPayment } from './payments.service.js';
+import {
+  createPayment,
+  findPayment,
+  listPayments,
+  sandboxPayment,
+  settleFromCallback,
+} from './payments.service.js';
 import { loadSeller } from './seller.js';
 import { sandboxPage } from './sandbox-page.js';
 
 const tags = ['billing'];
-const id = z.coerce.number().int().positive().max(2_147_483_647);
-
-/** Filters of `POST /api/users/balance_log` and its CSV. */
-export const LEDGER_FILTERS: FilterWhitelist = {
-  kind: { column: 'kind', type: 'string', operators: ['=', 'in'] },
-  created_at: { column: 'created_at', type: 'date', operators: ['>=', '<=', '<', '>', 'between'] },
-  amount: { column: 'amount', type: 'bigint', operators: ['=', '<', '<=', '>', '>='] },
-};
-const DOCUMENT_FILTERS: FilterWhitelist = {
-  kind: { column: 'kind', type: 'string', operators: ['='] },
-  status: { column: 'status', type: 'string', operators: ['='] },
-};
-const PAYMENT_FILTERS: FilterWhitelist = {
-  status: { column: 'status', type: 'string', operators: ['=', 'in'] },
-};
 
 /**
  * Billing (docs/contract.md, "HTTP calls", docs/billing.md): the balance and its ledger, the organisation's requisites,
@@ -120,16 +104,8 @@ export async function billingRoutes(fastify: FastifyInstance) {
       body: billingListQuerySchema,
       response: { 200: balanceLogPageSchema },
     },
-    handler: async (request) => {
-      const { page, per_page: perPage, filters } = request.body;
-      const query = applyFilters(
-        ledgerQuery(app.db, currentUser(request).organisationId),
-        filters,
-        LEDGER_FILTERS,
-      );
-      const paged = await paginate(request, query, { page, per_page: perPage });
-      return { ...paged, data: paged.data.map((row) => toLedgerEntry(row, request.locale)) };
-    },
+    handler: async (request) =>
+      listLedger(app.db, request, currentUser(request).organisationId, request.body, request.locale),
   });
 
   app.get('/api/users/balance_log/csv', {
@@ -140,15 +116,13 @@ export async function billingRoutes(fastify: FastifyInstance) {
       querystring: balanceLogExportQuerySchema,
     },
     handler: async (request, reply) => {
-      const query = applyFilters(
-        ledgerQuery(app.db, currentUser(request).organisationId),
+      const entries = await ledgerEntries(
+        app.db,
+        currentUser(request).organisationId,
         request.query.filters,
-        LEDGER_FILTERS,
-      );
-      const csv = balanceLogCsv(
-        (await query.execute()).map((row) => toLedgerEntry(row, request.locale)),
         request.locale,
       );
+      const csv = balanceLogCsv(entries, request.locale);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', attachment(`balance-history.csv`))
@@ -165,7 +139,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
       response: { 200: organisationDetailsResponseSchema },
     },
     handler: async (request) => ({
-      data: toDetails(await findDetails(app.db, currentUser(request).organisationId)),
+      data: await organisationDetails(app.db, currentUser(request).organisationId),
     }),
   });
 
@@ -213,16 +187,8 @@ export async function billingRoutes(fastify: FastifyInstance) {
       querystring: billingListQuerySchema,
       response: { 200: paymentsPageSchema },
     },
-    handler: async (request) => {
-      const { page, per_page: perPage, filters } = request.query;
-      const query = applyFilters(
-        paymentsQuery(app.db, currentUser(request).organisationId),
-        filters,
-        PAYMENT_FILTERS,
-      );
-      const paged = await paginate(request, query, { page, per_page: perPage });
-      return { ...paged, data: paged.data.map(toPayment) };
-    },
+    handler: async (request) =>
+      listPayments(app.db, request, currentUser(request).organisationId, request.query),
   });
 
   app.get('/api/payment/payments/:id', {
@@ -230,7 +196,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'One payment and its status (pending, succeeded, failed)',
-      params: z.object({ id }),
+      params: idParamsSchema,
       response: { 200: z.object({ data: paymentSchema }) },
     },
     handler: async (request) => ({
@@ -300,30 +266,20 @@ export async function billingRoutes(fastify: FastifyInstance) {
       querystring: billingListQuerySchema,
       response: { 200: documentsPageSchema },
     },
-    handler: async (request) => {
-      const { page, per_page: perPage, filters } = request.query;
-      const query = applyFilters(
-        documentsQuery(app.db, currentUser(request).organisationId),
-        filters,
-        DOCUMENT_FILTERS,
-      );
-      const paged = await paginate(request, query, { page, per_page: perPage });
-      return { ...paged, data: paged.data.map(toBillingDocument) };
-    },
+    handler: async (request) =>
+      listDocuments(app.db, request, currentUser(request).organisationId, request.query),
   });
 
   app.get('/api/payment/documents/:id/pdf', {
     config: { access: 'billing' },
-    schema: { tags, summary: 'An invoice or act as the PDF it was issued as', params: z.object({ id }) },
+    schema: { tags, summary: 'An invoice or act as the PDF it was issued as', params: idParamsSchema },
     handler: async (request, reply) => {
-      const row = await readDocumentPdf(app.db, currentUser(request).organisationId, request.params.id);
-      if (!row) throw notFound();
-      const name = `${row.kind === 'invoice' ? 'Счёт' : 'Акт'} № ${row.year}-${row.sequence}.pdf`;
+      const { name, pdf } = await documentPdf(app.db, currentUser(request).organisationId, request.params.id);
       return reply
         .type('application/pdf')
         .header('content-disposition', attachment(name))
         .header('cache-control', 'private, max-age=0, must-revalidate')
-        .send(Buffer.from(row.pdf));
+        .send(pdf);
     },
   });
 
@@ -364,7 +320,7 @@ export async function billingRoutes(fastify: FastifyInstance) {
  */
 function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // The sandbox's payment page posts an HTML form, which the API reads everywhere (plugins/forms.ts).
+  // The sandbox's payment page posts an HTML form, which the API reads everywhere (lib/forms.ts).
 
   const sandboxParams = z.object({ externalId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) });
 
@@ -377,8 +333,7 @@ function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
       querystring: z.object({ lang: z.enum(LOCALES).optional() }),
     },
     handler: async (request, reply) => {
-      const payment = await findPaymentByExternalId(app.db, sandbox.name, request.params.externalId);
-      if (!payment) throw notFound();
+      const payment = await sandboxPayment(app.db, sandbox.name, request.params.externalId);
       return reply
         .type('text/html; charset=utf-8')
         .header('content-security-policy', SANDBOX_PAGE_CSP)
@@ -405,8 +360,7 @@ function sandboxRoutes(fastify: FastifyInstance, sandbox: SandboxProvider) {
       body: z.object({ outcome: z.enum(['succeeded', 'failed']) }),
     },
     handler: async (request, reply) => {
-      const payment = await findPaymentByExternalId(app.db, sandbox.name, request.params.externalId);
-      if (!payment) throw notFound();
+      const payment = await sandboxPayment(app.db, sandbox.name, request.params.externalId);
       if (payment.status === 'pending') {
         const callback = {
           payment_id: request.params.externalId,

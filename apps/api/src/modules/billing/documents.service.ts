@@ -4,16 +4,20 @@ import {
   BILLING_TIME_ZONE,
   zonedDayStart,
   type BillingDocument,
+  type Filters,
   type OrganisationDetails,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { FieldValidationError } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
+import { applyFilters, paginate, type FilterWhitelist } from '../../lib/pagination.js';
 import { renderActPdf, renderInvoicePdf, type DocumentLine, type DocumentParty } from './billing-pdf.js';
 import {
   chargedMonths,
   chargesBetween,
+  documentsQuery,
   findActForPeriod,
   findDetails,
   findDocument,
@@ -21,6 +25,7 @@ import {
   insertDocument,
   markInvoicePaid,
   nextDocumentSequence,
+  readDocumentPdf,
   saveDetails,
   type DetailsRow,
   type DocumentRow,
@@ -54,6 +59,36 @@ export const SERVICE_TITLE = 'Услуги мониторинга оборудо
 
 export function documentNumber(row: { year: number; sequence: number }): string {
   return `${row.year}-${row.sequence}`;
+}
+
+const DOCUMENT_FILTERS: FilterWhitelist = {
+  kind: { column: 'kind', type: 'string', operators: ['='] },
+  status: { column: 'status', type: 'string', operators: ['='] },
+};
+
+/** One page of the organisation's invoices and acts, newest first, filtered. */
+export async function listDocuments(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  { page, per_page: perPage, filters }: { page: number; per_page: number; filters?: Filters | undefined },
+) {
+  const query = applyFilters(documentsQuery(db, organisationId), filters, DOCUMENT_FILTERS);
+  const paged = await paginate(request, query, { page, per_page: perPage });
+  return { ...paged, data: paged.data.map(toBillingDocument) };
+}
+
+/** An invoice or act as the PDF it was issued as, with the file name it downloads under; or 404. */
+export async function documentPdf(db: Kysely<Database>, organisationId: number, documentId: number) {
+  const row = await readDocumentPdf(db, organisationId, documentId);
+  if (!row) throw notFound();
+  const name = `${row.kind === 'invoice' ? 'Счёт' : 'Акт'} № ${row.year}-${row.sequence}.pdf`;
+  return { name, pdf: Buffer.from(row.pdf) };
+}
+
+/** The organisation's requisites, or null until they are filled. */
+export async function organisationDetails(db: Kysely<Database>, organisationId: number) {
+  return toDetails(await findDetails(db, organisationId));
 }
 
 export function toBillingDocument(row: DocumentRow): BillingDocument {

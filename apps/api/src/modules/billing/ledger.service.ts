@@ -7,11 +7,14 @@ import {
   translate,
   type Balance,
   type LedgerEntry,
+  type Filters,
   type LedgerKind,
   type Locale,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
+import { applyFilters, paginate, type FilterWhitelist } from '../../lib/pagination.js';
 import {
   countSmartDevices,
   ensureAccount,
@@ -19,6 +22,7 @@ import {
   hasLedgerReference,
   insertLedgerEntry,
   lastChargeDate,
+  ledgerQuery,
   moveBalance,
   organisationsWithAccounts,
   setChargedThrough,
@@ -63,6 +67,37 @@ export function describeEntry(row: LedgerRow, locale: Locale): string {
   if (row.kind === 'payment' && kind === 'invoice' && ref)
     return translate(locale, 'billing.entry.invoice_payment', { number: ref });
   return row.description;
+}
+
+/** Filters of `POST /api/users/balance_log` and its CSV. */
+const LEDGER_FILTERS: FilterWhitelist = {
+  kind: { column: 'kind', type: 'string', operators: ['=', 'in'] },
+  created_at: { column: 'created_at', type: 'date', operators: ['>=', '<=', '<', '>', 'between'] },
+  amount: { column: 'amount', type: 'bigint', operators: ['=', '<', '<=', '>', '>='] },
+};
+
+/** One page of the organisation's ledger, newest first, filtered, in `locale`. */
+export async function listLedger(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  { page, per_page: perPage, filters }: { page: number; per_page: number; filters?: Filters | undefined },
+  locale: Locale,
+) {
+  const query = applyFilters(ledgerQuery(db, organisationId), filters, LEDGER_FILTERS);
+  const paged = await paginate(request, query, { page, per_page: perPage });
+  return { ...paged, data: paged.data.map((row) => toLedgerEntry(row, locale)) };
+}
+
+/** The whole filtered ledger, newest first, in `locale` (its CSV download). */
+export async function ledgerEntries(
+  db: Kysely<Database>,
+  organisationId: number,
+  filters: Filters | undefined,
+  locale: Locale,
+) {
+  const rows = await applyFilters(ledgerQuery(db, organisationId), filters, LEDGER_FILTERS).execute();
+  return rows.map((row) => toLedgerEntry(row, locale));
 }
 
 export function toLedgerEntry(row: LedgerRow, locale: Locale): LedgerEntry {

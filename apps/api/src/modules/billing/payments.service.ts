@@ -1,8 +1,10 @@
-import type { Locale, Payment } from '@kontrol/contracts';
+import type { Filters, Locale, Payment } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
+import { applyFilters, paginate, type FilterWhitelist } from '../../lib/pagination.js';
 import {
   findPaymentByExternalId,
   insertPayment,
@@ -15,6 +17,29 @@ import { inLedgerTransaction, postInTransaction } from './ledger.service.js';
 import type { PaymentProvider } from './payment-providers.js';
 
 /** Top-ups through a payment provider (docs/billing.md "Payments"). */
+
+const PAYMENT_FILTERS: FilterWhitelist = {
+  status: { column: 'status', type: 'string', operators: ['=', 'in'] },
+};
+
+/** One page of the organisation's online payments, newest first, filtered. */
+export async function listPayments(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  { page, per_page: perPage, filters }: { page: number; per_page: number; filters?: Filters | undefined },
+) {
+  const query = applyFilters(paymentsQuery(db, organisationId), filters, PAYMENT_FILTERS);
+  const paged = await paginate(request, query, { page, per_page: perPage });
+  return { ...paged, data: paged.data.map(toPayment) };
+}
+
+/** A payment of the sandbox provider by the id it gave the payment, or 404. */
+export async function sandboxPayment(db: Kysely<Database>, providerName: string, externalId: string) {
+  const payment = await findPaymentByExternalId(db, providerName, externalId);
+  if (!payment) throw notFound();
+  return payment;
+}
 
 export function toPayment(row: PaymentRow): Payment {
   return {

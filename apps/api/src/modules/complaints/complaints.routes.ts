@@ -5,6 +5,7 @@ import {
   complaintSchema,
   complaintsPageSchema,
   complaintsQuerySchema,
+  idParamsSchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ImageFileStore } from '../../lib/image-files.js';
 import { currentUser } from '../../plugins/auth.js';
-import { paginate } from '../../plugins/pagination.js';
+import { paginate } from '../../lib/pagination.js';
 import { complaintPhotoRoutes } from './complaint-photos.routes.js';
 import { toComplaint } from './complaints.presenter.js';
 import {
@@ -26,7 +27,6 @@ import {
 
 const tags = ['complaints'];
 const ALERT_ID = ':id(^\\d+$)';
-const alertParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const complaintEnvelope = z.object({ data: complaintSchema });
 const eventsEnvelope = z.object({ data: z.array(complaintEventSchema) });
 
@@ -80,7 +80,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/alerts/${ALERT_ID}`, {
     config: { access: 'requests' },
-    schema: { tags, summary: 'One complaint', params: alertParams, response: { 200: complaintEnvelope } },
+    schema: { tags, summary: 'One complaint', params: idParamsSchema, response: { 200: complaintEnvelope } },
     handler: async (request) => ({
       data: await getComplaint(app.db, currentUser(request).organisationId, request.params.id),
     }),
@@ -92,7 +92,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
       tags,
       summary:
         "A complaint's timeline, oldest first: creation, comments, status, assignee and priority changes",
-      params: alertParams,
+      params: idParamsSchema,
       response: { 200: eventsEnvelope },
     },
     handler: async (request) => ({
@@ -107,7 +107,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
       summary:
         'Comment on a complaint and/or change its status, assignee or priority; answers the timeline ' +
         'entries written',
-      params: alertParams,
+      params: idParamsSchema,
       body: complaintEventBodySchema,
       response: { 201: eventsEnvelope },
     },

@@ -10,8 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { eventsVersion } from './dashboard.repository.js';
-import { dashboardReport, deviceStat, openComplaints, preferGraph } from './dashboard.service.js';
+import { dashboardReport, deviceStat, preferGraph, statVariant } from './dashboard.service.js';
 
 /**
  * A stat answer is kept while the fleet (devices, rooms, addresses), the device events and the open
@@ -30,24 +29,12 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
   const tags = ['dashboard'];
   const statEnvelope = z.object({ data: deviceStatSchema });
 
-  /**
-   * What a kept stat answer must match besides the fleet version: the device events' version and
-   * the open complaints per device (read here once, and handed to the build on a miss).
-   */
-  const statVariant = async (organisationId: number) => {
-    const [events, complaints] = await Promise.all([
-      eventsVersion(app.db, organisationId),
-      openComplaints(app.db, organisationId),
-    ]);
-    return { complaints, variant: `${events}\u0000${complaints.variant}` };
-  };
-
   app.get('/api/devices/stat', {
     config: { access: DEVICE_VIEWING_MODULES },
     schema: { tags, summary: 'The devices with the dashboard counters', response: { 200: statEnvelope } },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      const { complaints, variant } = await statVariant(user.organisationId);
+      const { complaints, variant } = await statVariant(app.db, user.organisationId);
       return app.fleetAnswers.send(
         request,
         reply,
@@ -71,7 +58,7 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      const { complaints, variant } = await statVariant(user.organisationId);
+      const { complaints, variant } = await statVariant(app.db, user.organisationId);
       return app.fleetAnswers.send(
         request,
         reply,

@@ -20,6 +20,7 @@ import { findRollups, findWashCycles } from '../telemetry/telemetry.repository.j
 import { worktimeReport } from '../telemetry/telemetry.service.js';
 import { sha256 } from '../../lib/crypto.js';
 import {
+  eventsVersion,
   findDashboardDevices,
   findDeviceType,
   findEventIdsOverlapping,
@@ -84,6 +85,18 @@ export async function openComplaints(db: Kysely<Database>, organisationId: numbe
       ? ''
       : sha256(totals.map((row) => `${row.device_id}:${Number(row.open_complaints)}`).join(','));
   return { totals, variant };
+}
+
+/**
+ * What a kept stat answer must match besides the fleet version: the device events' version and
+ * the open complaints per device (read once per request, and handed to the build on a miss).
+ */
+export async function statVariant(db: Kysely<Database>, organisationId: number) {
+  const [events, complaints] = await Promise.all([
+    eventsVersion(db, organisationId),
+    openComplaints(db, organisationId),
+  ]);
+  return { complaints, variant: `${events}\u0000${complaints.variant}` };
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  pagedSchema,
   deviceEventBodySchema,
   deviceEventSchema,
   deviceEventsQuerySchema,
@@ -6,7 +7,7 @@ import {
   deviceEventTemplateSchema,
   deviceEventUpdateSchema,
   EVENT_READER_MODULES,
-  pagedSchema,
+  idParamsSchema,
   type ModuleSlug,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { forbidden } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { listOrPage } from '../../plugins/pagination.js';
+import { listOrPage } from '../../lib/pagination.js';
 import { toEvent } from './events.presenter.js';
 import { createEvent, deleteEvent, eventsListQuery, getEvent, updateEvent } from './events.service.js';
 import {
@@ -26,7 +27,6 @@ import {
 } from './templates.service.js';
 
 const ID = ':id(^\\d+$)';
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const templateEnvelope = z.object({ data: deviceEventTemplateSchema });
 const eventEnvelope = z.object({ data: deviceEventSchema });
 const EVENT_READERS: readonly ModuleSlug[] = EVENT_READER_MODULES;
@@ -65,7 +65,12 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/devices/events/templates/${ID}`, {
     config: { access: EVENT_READERS },
-    schema: { tags, summary: 'One current template', params: idParams, response: { 200: templateEnvelope } },
+    schema: {
+      tags,
+      summary: 'One current template',
+      params: idParamsSchema,
+      response: { 200: templateEnvelope },
+    },
     handler: async (request) => ({
       data: await getTemplate(app.db, currentUser(request).organisationId, request.params.id),
     }),
@@ -76,7 +81,7 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Replace a current template; events of removed rules close',
-      params: idParams,
+      params: idParamsSchema,
       body: deviceEventTemplateBodySchema,
       response: { 200: templateEnvelope },
     },
@@ -95,7 +100,7 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a current template: its devices lose it, its open events close',
-      params: idParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteTemplate(app.db, currentUser(request).organisationId, request.params.id);
@@ -142,7 +147,7 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/devices/events/${ID}`, {
     config: { access: EVENT_READERS },
-    schema: { tags, summary: 'One device event', params: idParams, response: { 200: eventEnvelope } },
+    schema: { tags, summary: 'One device event', params: idParamsSchema, response: { 200: eventEnvelope } },
     handler: async (request) => ({
       data: await getEvent(app.db, currentUser(request).organisationId, request.params.id, request.locale),
     }),
@@ -153,7 +158,7 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Acknowledge an event (or take it back) with a comment; a manual event may change and close',
-      params: idParams,
+      params: idParamsSchema,
       body: deviceEventUpdateSchema,
       response: { 200: eventEnvelope },
     },
@@ -179,7 +184,11 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
 
   app.delete(`/api/devices/events/${ID}`, {
     config: { access: 'device_event_template' },
-    schema: { tags, summary: 'Delete an event (a rule’s open event cannot be deleted)', params: idParams },
+    schema: {
+      tags,
+      summary: 'Delete an event (a rule’s open event cannot be deleted)',
+      params: idParamsSchema,
+    },
     handler: async (request, reply) => {
       await deleteEvent(app.db, currentUser(request).organisationId, request.params.id);
       return reply.code(204).send();

@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { FieldValidationError, HttpError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
-import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { toEvent } from './events.presenter.js';
 import {
   deleteEvent as deleteEventRow,

@@ -1,15 +1,16 @@
 import {
+  pagedSchema,
   DEFAULT_PER_PAGE,
   deviceGroupBodySchema,
   deviceGroupSchema,
   deviceGroupsListQuerySchema,
-  pagedSchema,
+  idParamsSchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { paginate } from '../../plugins/pagination.js';
+import { paginate } from '../../lib/pagination.js';
 import {
   createGroup,
   deleteGroup,
@@ -21,7 +22,6 @@ import {
 
 const tags = ['device groups'];
 const GROUP_ID = ':id(^\\d+$)';
-const groupParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const groupEnvelope = z.object({ data: deviceGroupSchema });
 
 /** docs/contract.md, "Equipment", groups: under the `devices` module, scoped to the caller's organisation. */
@@ -63,7 +63,7 @@ export async function deviceGroupsRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/devices/client/groups/${GROUP_ID}`, {
     config: { access: 'devices' },
-    schema: { tags, summary: 'One group', params: groupParams, response: { 200: groupEnvelope } },
+    schema: { tags, summary: 'One group', params: idParamsSchema, response: { 200: groupEnvelope } },
     handler: async (request) => ({
       data: await getGroup(app.db, currentUser(request).organisationId, request.params.id),
     }),
@@ -74,7 +74,7 @@ export async function deviceGroupsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Replace a group: name, description and the whole member list',
-      params: groupParams,
+      params: idParamsSchema,
       body: deviceGroupBodySchema,
       response: { 200: groupEnvelope },
     },
@@ -85,7 +85,7 @@ export async function deviceGroupsRoutes(fastify: FastifyInstance) {
 
   app.delete(`/api/devices/client/groups/${GROUP_ID}`, {
     config: { access: 'devices' },
-    schema: { tags, summary: 'Delete a group (its devices stay)', params: groupParams },
+    schema: { tags, summary: 'Delete a group (its devices stay)', params: idParamsSchema },
     handler: async (request, reply) => {
       await deleteGroup(app.db, currentUser(request).organisationId, request.params.id);
       return reply.code(204).send();

@@ -1,14 +1,19 @@
-import { serviceEntryBodySchema, serviceEntrySchema } from '@kontrol/contracts';
+import {
+  idParamSchema,
+  idParamsSchema,
+  serviceEntryBodySchema,
+  serviceEntrySchema,
+} from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { DEVICE_ID, deviceIdParams } from './devices.routes.js';
+import { DEVICE_ID } from './devices.routes.js';
 import { addServiceEntry, deleteServiceEntry, listDeviceServiceLog } from './device-service-log.service.js';
 
 const tags = ['devices'];
-const entryParams = deviceIdParams.extend({
-  entryId: z.coerce.number().int().positive().max(2_147_483_647),
+const entryParams = idParamsSchema.extend({
+  entryId: idParamSchema,
 });
 
 /** A device's service log: maintenance, repairs, replaced parts and inspections. */
@@ -20,7 +25,7 @@ export async function deviceServiceLogRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "The device's service log, newest date first",
-      params: deviceIdParams,
+      params: idParamsSchema,
       response: { 200: z.object({ data: z.array(serviceEntrySchema) }) },
     },
     handler: async (request) => ({
@@ -33,7 +38,7 @@ export async function deviceServiceLogRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Add a service log entry; maintenance moves the next service date on by the interval',
-      params: deviceIdParams,
+      params: idParamsSchema,
       body: serviceEntryBodySchema,
       response: { 201: z.object({ data: serviceEntrySchema }) },
     },

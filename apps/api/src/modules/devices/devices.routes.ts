@@ -1,25 +1,23 @@
 import {
+  pagedSchema,
+  DEVICE_LIST_MODULES,
   deviceBodySchema,
   deviceLimitsSchema,
   deviceSchema,
   devicesListQuerySchema,
   deviceWithCredentialSchema,
-  pagedSchema,
-  DEVICE_LIST_MODULES,
+  idParamsSchema,
 } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { listOrPage } from '../../plugins/pagination.js';
-import { toDevice } from './devices.presenter.js';
-import { findDevice } from './devices.repository.js';
 import {
   createDevice,
   deleteDevice,
   deviceLimits,
-  devicesListQuery,
+  getDevice,
+  listDevices,
   rotateDeviceCredential,
   updateDevice,
 } from './devices.service.js';
@@ -36,7 +34,6 @@ const tags = ['devices'];
  * events, stat and reports of later issues) never reach these routes, whatever the router's order.
  */
 export const DEVICE_ID = ':id(^\\d+$)';
-export const deviceIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const itemEnvelope = z.object({ data: deviceSchema });
 const credentialEnvelope = z.object({ data: deviceWithCredentialSchema });
 // The whole list first, strict, so a 10 000-device answer is checked once (a paged answer, with
@@ -63,11 +60,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
         request,
         reply,
         user,
-        async () => {
-          const { page, per_page: perPage, ...params } = request.query;
-          const query = devicesListQuery(app.db, user.organisationId, params);
-          return listOrPage(request, query, { page, per_page: perPage }, toDevice);
-        },
+        () => listDevices(app.db, request, user.organisationId, request.query),
         { freshForMs: LIVE_FIELDS_FRESH_MS },
       );
     },
@@ -90,12 +83,10 @@ export async function devicesRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/devices/${DEVICE_ID}`, {
     config: { access: 'devices' },
-    schema: { tags, summary: 'One device', params: deviceIdParams, response: { 200: itemEnvelope } },
-    handler: async (request) => {
-      const row = await findDevice(app.db, currentUser(request).organisationId, request.params.id);
-      if (!row) throw notFound();
-      return { data: toDevice(row) };
-    },
+    schema: { tags, summary: 'One device', params: idParamsSchema, response: { 200: itemEnvelope } },
+    handler: async (request) => ({
+      data: await getDevice(app.db, currentUser(request).organisationId, request.params.id),
+    }),
   });
 
   app.put(`/api/devices/${DEVICE_ID}`, {
@@ -103,7 +94,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Replace a device; `credential` is set only when this change made it smart and it had none',
-      params: deviceIdParams,
+      params: idParamsSchema,
       body: deviceBodySchema,
       response: { 200: credentialEnvelope },
     },
@@ -126,7 +117,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a device with its group memberships and service log',
-      params: deviceIdParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteDevice(
@@ -144,7 +135,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Issue a new gateway credential (shown only in this answer); the old one stops working',
-      params: deviceIdParams,
+      params: idParamsSchema,
       response: { 200: credentialEnvelope },
     },
     handler: async (request) => {
@@ -162,7 +153,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
       summary:
         'What the device may send (connections, messages in flight, samples per second and per day) ' +
         'and what it sent and had refused on each of its last 7 UTC days, newest first',
-      params: deviceIdParams,
+      params: idParamsSchema,
       response: { 200: z.object({ data: deviceLimitsSchema }) },
     },
     handler: async (request) => {

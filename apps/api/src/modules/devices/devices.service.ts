@@ -14,6 +14,7 @@ import {
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { DeviceAccounts } from '@kontrol/gateway';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { randomSecret, safeEqual, sha256 } from '../../lib/crypto.js';
@@ -21,7 +22,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
 import { findTemplate } from '../device-events/templates.repository.js';
-import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, listOrPage, type FilterWhitelist } from '../../lib/pagination.js';
 import { deviceTypeExists } from '../device-types/device-types.repository.js';
 import { deleteDeviceTelemetry } from '../telemetry/telemetry.repository.js';
 import { toDevice } from './devices.presenter.js';
@@ -46,6 +47,14 @@ import {
 } from './devices.repository.js';
 
 export type DeviceInput = z.output<typeof deviceBodySchema>;
+
+/** One device of the organisation, or 404. */
+export async function getDevice(db: Kysely<Database>, organisationId: number, deviceId: number) {
+  const row = await findDevice(db, organisationId, deviceId);
+  if (!row) throw notFound();
+  return toDevice(row);
+}
+
 export type DevicesListParams = z.output<typeof devicesListQuerySchema>;
 
 /**
@@ -90,6 +99,17 @@ function collecting<T>(errors: Record<string, MessageKey[]>, build: () => T): T 
     Object.assign(errors, error.fields);
     return undefined;
   }
+}
+
+/** The organisation's devices with the list's search, filters and sort: the whole list, or a page of it. */
+export function listDevices(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  { page, per_page: perPage, ...params }: DevicesListParams,
+) {
+  const query = devicesListQuery(db, organisationId, params);
+  return listOrPage(request, query, { page, per_page: perPage }, toDevice);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  idParamsSchema,
   integrationBodySchema,
   integrationCreatedSchema,
   integrationSchema,
@@ -19,7 +20,6 @@ import {
 
 const tags = ['integrations'];
 const INTEGRATION_ID = ':id(^\\d+$)';
-const integrationParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const tokenParams = z.object({ token: z.string().max(128) });
 
 /**
@@ -44,7 +44,7 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'One integration',
-      params: integrationParams,
+      params: idParamsSchema,
       response: { 200: z.object({ data: integrationSchema }) },
     },
     handler: async (request) => ({
@@ -71,7 +71,7 @@ export async function integrationsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete an integration; its unsent messages go with it (admins only)',
-      params: integrationParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteIntegration(app.db, currentUser(request).organisationId, request.params.id);

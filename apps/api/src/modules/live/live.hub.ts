@@ -29,6 +29,7 @@ import { findLiveAccessTokenUser } from '../auth/tokens.repository.js';
 import { deliveryPlan, settingsFromRow } from '../notification-delivery/delivery-plan.js';
 import { findSettings } from '../notification-delivery/notification-delivery.repository.js';
 import {
+  countOwnDevices,
   findChangedEvents,
   findNewSamples,
   findNewestSamples,
@@ -165,6 +166,11 @@ export class LiveHub {
       userId: subscriber.userId,
       bufferedBytes: subscriber.stream.writableLength,
     }));
+  }
+
+  /** True when every one of `deviceIds` is a device of the organisation (whose samples it may follow). */
+  async ownsDevices(organisationId: number, deviceIds: readonly number[]): Promise<boolean> {
+    return (await countOwnDevices(this.db, organisationId, deviceIds)) === deviceIds.length;
   }
 
   /** Where a new stream's samples of `deviceIds` start: a minute before each device's newest. */

@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { FieldValidationError, forbidden, unauthenticated } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
 import { liveGrants, type LiveCredential } from './live.hub.js';
-import { countOwnDevices } from './live.repository.js';
 
 /**
  * `GET /api/live`: the organisation's live updates as Server-Sent Events (docs/live-updates.md),
@@ -30,7 +29,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
       const samplesOf = request.query.devices ?? [];
       if (samplesOf.length > 0) {
         if (!grants.samples) throw forbidden();
-        if ((await countOwnDevices(app.db, user.organisationId, samplesOf)) !== samplesOf.length)
+        if (!(await hub.ownsDevices(user.organisationId, samplesOf)))
           throw new FieldValidationError({ devices: ['field.exists'] });
       }
       const credential: LiveCredential | undefined =

@@ -1,6 +1,6 @@
 import type { Database } from '@kontrol/db';
 import { sql, type Kysely } from 'kysely';
-import type { FilterWhitelist } from '../../plugins/pagination.js';
+import type { FilterWhitelist } from '../../lib/pagination.js';
 
 /** `filters[…]` of the notification lists (docs/api.md). */
 export const NOTIFICATION_FILTERS: FilterWhitelist = {

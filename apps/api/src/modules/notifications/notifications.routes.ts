@@ -1,5 +1,4 @@
 import {
-  isTimeZone,
   notificationsPageSchema,
   notificationsQuerySchema,
   notificationsReadBodySchema,
@@ -9,32 +8,15 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { attachment } from '../../lib/csv.js';
-import { FieldValidationError } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, paginate } from '../../plugins/pagination.js';
-import { findDeviceZones } from '../telemetry/telemetry.repository.js';
-import { notificationsWorkbook } from './notifications.excel.js';
-import { NOTIFICATION_FILTERS, userNotifications, type NotificationRow } from './notifications.repository.js';
-import { markNotificationsRead, unreadNotifications } from './notifications.service.js';
+import {
+  listNotifications,
+  markNotificationsRead,
+  notificationsDownload,
+  unreadNotifications,
+} from './notifications.service.js';
 
 const tags = ['notifications'];
-
-/** The list shows the device's id; its name is for the Excel file. */
-function toNotification(row: NotificationRow) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    severity: row.severity,
-    title: row.title,
-    body: row.body,
-    device_id: row.device_id,
-    event_id: row.event_id,
-    alert_id: row.alert_id,
-    occurred_at: row.occurred_at,
-    created_at: row.created_at,
-    read_at: row.read_at,
-  };
-}
 
 /**
  * docs/contract.md, "HTTP calls" `GET /notifications` (page, filters) and the download `/api/notifications/excel`: the
@@ -53,18 +35,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       querystring: notificationsQuerySchema,
       response: { 200: notificationsPageSchema },
     },
-    handler: async (request) => {
-      const user = currentUser(request);
-      const query = applyFilters(
-        userNotifications(app.db, user.organisationId, user.id),
-        request.query.filters,
-        NOTIFICATION_FILTERS,
-      )
-        .orderBy('notifications.occurred_at', 'desc')
-        .orderBy('notifications.id', 'desc');
-      const page = await paginate(request, query, request.query);
-      return { ...page, data: page.data.map(toNotification) };
-    },
+    handler: async (request) => listNotifications(app.db, request, currentUser(request), request.query),
   });
 
   app.get('/api/notifications/excel', {
@@ -76,33 +47,18 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       querystring: notificationsQuerySchema,
     },
     handler: async (request, reply) => {
-      const user = currentUser(request);
-      const timeZone = request.query.tz ?? 'UTC';
-      if (!isTimeZone(timeZone)) throw new FieldValidationError({ tz: ['field.time_zone'] });
-      const query = applyFilters(
-        userNotifications(app.db, user.organisationId, user.id),
-        request.query.filters,
-        NOTIFICATION_FILTERS,
-      );
+      const workbook = notificationsDownload(app.db, currentUser(request), {
+        filters: request.query.filters,
+        timeZone: request.query.tz ?? 'UTC',
+        locale: request.locale,
+        log: request.log,
+      });
       const day = new Date().toISOString().slice(0, 10);
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', attachment(`notifications_${day}.xlsx`))
         .header('cache-control', 'no-store')
-        .send(
-          notificationsWorkbook(query, {
-            timeZone,
-            locale: request.locale,
-            log: request.log,
-            deviceZones: async (ids) =>
-              new Map(
-                (await findDeviceZones(app.db, user.organisationId, ids)).map((row) => [
-                  row.id,
-                  row.time_zone,
-                ]),
-              ),
-          }),
-        );
+        .send(workbook);
     },
   });
 

@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream';
 import {
   bindIdsBodySchema,
   crcFileSchema,
+  idParamSchema,
+  idParamsSchema,
   recipeBindSchema,
   recipesUploadBodySchema,
   setUploadBodySchema,
@@ -13,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { attachment } from '../../lib/csv.js';
 import { currentUser } from '../../plugins/auth.js';
-import { DEVICE_ID, deviceIdParams } from '../devices/devices.routes.js';
+import { DEVICE_ID } from '../devices/devices.routes.js';
 import {
   crcFile,
   deployRecipes,
@@ -27,7 +29,6 @@ import {
 
 const tags = ['recipes'];
 const access = { access: 'recipes' } as const;
-const id = z.coerce.number().int().positive().max(2_147_483_647);
 const statusEnvelope = z.object({ data: uploadStatusSchema });
 
 /** A zip of the files, streamed (archiver, as the Excel downloads). */
@@ -57,7 +58,7 @@ export async function recipeDeployRoutes(fastify: FastifyInstance) {
       summary:
         'The device holds this set from now on: its recipes are queued for delivery (those installed ' +
         'at their current version stay), recipes of its previous set are removed',
-      params: deviceIdParams.extend({ setId: id }),
+      params: idParamsSchema.extend({ setId: idParamSchema }),
       response: { 200: statusEnvelope },
     },
     handler: async (request) => {
@@ -149,7 +150,7 @@ export async function recipeDeployRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "The device's recipe binds with their delivery state, by id",
-      params: deviceIdParams,
+      params: idParamsSchema,
       response: { 200: z.object({ data: z.array(recipeBindSchema) }) },
     },
     handler: async (request) => ({
@@ -162,7 +163,7 @@ export async function recipeDeployRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'What the device should hold: its set file and program files with their CRC32',
-      params: deviceIdParams,
+      params: idParamsSchema,
       response: { 200: z.object({ data: crcFileSchema }) },
     },
     handler: async (request) => ({
@@ -175,7 +176,7 @@ export async function recipeDeployRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "The device's set, its binds and how many are in each delivery state",
-      params: deviceIdParams,
+      params: idParamsSchema,
       response: { 200: statusEnvelope },
     },
     handler: async (request) => ({

@@ -1,5 +1,6 @@
 import {
   pagedSchema,
+  idParamsSchema,
   recipeSetBodySchema,
   recipeSetSchema,
   recipesListQuerySchema,
@@ -8,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { listOrPage } from '../../plugins/pagination.js';
+import { listOrPage } from '../../lib/pagination.js';
 import {
   createSet,
   deleteSet,
@@ -20,7 +21,6 @@ import {
 
 const tags = ['recipe sets'];
 const SET_ID = ':id(^\\d+$)';
-const setParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const setsListQuerySchema = recipesListQuerySchema.omit({ search: true });
 const setEnvelope = z.object({ data: recipeSetSchema });
 const listResponse = z.union([
@@ -67,7 +67,7 @@ export async function recipeSetsRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/recipes_sets/${SET_ID}`, {
     config: { access: 'recipes' },
-    schema: { tags, summary: 'One recipe set', params: setParams, response: { 200: setEnvelope } },
+    schema: { tags, summary: 'One recipe set', params: idParamsSchema, response: { 200: setEnvelope } },
     handler: async (request) => ({
       data: await getSet(app.db, currentUser(request).organisationId, request.params.id),
     }),
@@ -78,7 +78,7 @@ export async function recipeSetsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Replace a recipe set: name, description, type and the whole ordered recipe list',
-      params: setParams,
+      params: idParamsSchema,
       body: recipeSetBodySchema,
       response: { 200: setEnvelope },
     },
@@ -92,7 +92,7 @@ export async function recipeSetsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a recipe set (its recipes stay; devices holding it hold no set)',
-      params: setParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteSet(app.db, currentUser(request).organisationId, request.params.id);

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
-import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { setFile } from './program-file.js';
 import { recipeRulesOf } from './recipe-steps.js';
 import {

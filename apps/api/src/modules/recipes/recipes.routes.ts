@@ -1,5 +1,6 @@
 import {
   pagedSchema,
+  idParamsSchema,
   recipeBindBodySchema,
   recipeBodySchema,
   recipeSchema,
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ImageFileStore } from '../../lib/image-files.js';
 import { currentUser } from '../../plugins/auth.js';
-import { listOrPage } from '../../plugins/pagination.js';
+import { listOrPage } from '../../lib/pagination.js';
 import { recipeImageRoutes } from './recipe-image.routes.js';
 import { recipeSetsRoutes } from './recipe-sets.routes.js';
 import {
@@ -29,7 +30,6 @@ import {
 
 const tags = ['recipes'];
 const RECIPE_ID = ':id(^\\d+$)';
-const recipeParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 /** A stored step as it is answered (the contract's `steps` are typed, not described). */
 const stepOutputSchema = z.object({
   mode: z.enum(STEP_MODES),
@@ -93,7 +93,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/recipes/${RECIPE_ID}`, {
     config: { access: 'recipes' },
-    schema: { tags, summary: 'One recipe', params: recipeParams, response: { 200: recipeEnvelope } },
+    schema: { tags, summary: 'One recipe', params: idParamsSchema, response: { 200: recipeEnvelope } },
     handler: async (request) => ({
       data: await getRecipe(app.db, currentUser(request).organisationId, request.params.id),
     }),
@@ -106,7 +106,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
       summary:
         'Replace a recipe; its version moves when its program file changes (name, type, steps); ' +
         'its sets are replaced when set_ids is given',
-      params: recipeParams,
+      params: idParamsSchema,
       body: recipeBodySchema,
       response: { 200: recipeEnvelope },
     },
@@ -125,7 +125,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a recipe no device holds (else 422 on `recipe`); its image goes when unused',
-      params: recipeParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteRecipe(deps(request), currentUser(request).organisationId, request.params.id);
@@ -138,7 +138,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Copy a recipe as «<name> (копия)» / "(copy)": same steps, version 1, in no set',
-      params: recipeParams,
+      params: idParamsSchema,
       response: { 201: recipeEnvelope },
     },
     handler: async (request, reply) => {
@@ -153,7 +153,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "Recipe bind: the recipe's sets become exactly set_ids (new ones at their end)",
-      params: recipeParams,
+      params: idParamsSchema,
       body: recipeBindBodySchema,
       response: { 200: recipeEnvelope },
     },

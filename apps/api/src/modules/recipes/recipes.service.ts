@@ -18,7 +18,7 @@ import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import type { ImageFileStore } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
-import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { programFile } from './program-file.js';
 import { canonicalStep, recipeRulesOf, stepErrors, totalDuration } from './recipe-steps.js';
 import {

@@ -1,24 +1,20 @@
-import { pagedSchema, placesListQuerySchema, roomBodySchema, roomSchema } from '@kontrol/contracts';
+import {
+  pagedSchema,
+  idParamsSchema,
+  placesListQuerySchema,
+  roomBodySchema,
+  roomSchema,
+} from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/http-errors.js';
 import { currentUser } from '../../plugins/auth.js';
-import { applyFilters, listOrPage, type FilterWhitelist } from '../../plugins/pagination.js';
-import { toRoom } from './rooms.presenter.js';
-import { findRoom, roomsQuery } from './rooms.repository.js';
-import { createRoom, deleteRoom, updateRoom } from './rooms.service.js';
+import { createRoom, deleteRoom, getRoom, listRooms, updateRoom } from './rooms.service.js';
 
 const tags = ['rooms'];
-const roomIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const itemEnvelope = z.object({ data: roomSchema });
 // The whole list first, strict, so a paged answer (with links and meta) fails it at once.
 const listResponse = z.union([z.object({ data: z.array(roomSchema) }).strict(), pagedSchema(roomSchema)]);
-const roomFilters: FilterWhitelist = {
-  id: { column: 'rooms.id', type: 'number', operators: ['=', 'in'] },
-  address_id: { column: 'rooms.address_id', type: 'number', operators: ['=', 'in'] },
-  name: { column: 'rooms.name', type: 'string', operators: ['=', 'like'] },
-};
 
 /**
  * docs/contract.md, "Addresses and rooms": CRUD at /rooms/ and /rooms/{id}, under the `addresses` module (rooms
@@ -26,11 +22,7 @@ const roomFilters: FilterWhitelist = {
  */
 export async function roomsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const roomOf = async (organisationId: number, roomId: number) => {
-    const row = await findRoom(app.db, organisationId, roomId);
-    if (!row) throw notFound();
-    return toRoom(row);
-  };
+  const roomOf = (organisationId: number, roomId: number) => getRoom(app.db, organisationId, roomId);
 
   app.get('/api/rooms/', {
     config: { access: 'addresses' },
@@ -44,13 +36,9 @@ export async function roomsRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.fleetAnswers.send(request, reply, user, async () => {
-        const { page, per_page: perPage, filters } = request.query;
-        const query = applyFilters(roomsQuery(app.db, user.organisationId), filters, roomFilters)
-          .orderBy('rooms.name')
-          .orderBy('rooms.id');
-        return listOrPage(request, query, { page, per_page: perPage }, toRoom);
-      });
+      return app.fleetAnswers.send(request, reply, user, () =>
+        listRooms(app.db, request, user.organisationId, request.query),
+      );
     },
   });
 
@@ -71,7 +59,7 @@ export async function roomsRoutes(fastify: FastifyInstance) {
 
   app.get('/api/rooms/:id', {
     config: { access: 'addresses' },
-    schema: { tags, summary: 'One room', params: roomIdParams, response: { 200: itemEnvelope } },
+    schema: { tags, summary: 'One room', params: idParamsSchema, response: { 200: itemEnvelope } },
     handler: async (request) => {
       const { organisationId } = currentUser(request);
       return { data: await roomOf(organisationId, request.params.id) };
@@ -83,7 +71,7 @@ export async function roomsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Replace the fields of a room; a new address_id moves it with its devices',
-      params: roomIdParams,
+      params: idParamsSchema,
       body: roomBodySchema,
       response: { 200: itemEnvelope },
     },
@@ -99,7 +87,7 @@ export async function roomsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a room with no devices (else 422 on `room`)',
-      params: roomIdParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       const { organisationId } = currentUser(request);

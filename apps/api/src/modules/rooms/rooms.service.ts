@@ -1,20 +1,51 @@
-import type { roomBodySchema } from '@kontrol/contracts';
+import type { placesListQuerySchema, roomBodySchema } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { nowIso } from '../../lib/time.js';
+import { applyFilters, listOrPage, type FilterWhitelist } from '../../lib/pagination.js';
 import { addressExists } from '../addresses/addresses.repository.js';
+import { toRoom } from './rooms.presenter.js';
 import {
   countRoomDevices,
   deleteRoom as deleteRoomRow,
   findRoom,
   insertRoom,
+  roomsQuery,
   updateRoom as updateRoomRow,
 } from './rooms.repository.js';
 
 export type RoomInput = z.output<typeof roomBodySchema>;
+
+/** `filters[field]` of `GET /api/rooms/`. */
+const ROOM_FILTERS: FilterWhitelist = {
+  id: { column: 'rooms.id', type: 'number', operators: ['=', 'in'] },
+  address_id: { column: 'rooms.address_id', type: 'number', operators: ['=', 'in'] },
+  name: { column: 'rooms.name', type: 'string', operators: ['=', 'like'] },
+};
+
+/** The organisation's rooms by name, filtered: the whole list, or a page of it. */
+export function listRooms(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  { page, per_page: perPage, filters }: z.output<typeof placesListQuerySchema>,
+) {
+  const query = applyFilters(roomsQuery(db, organisationId), filters, ROOM_FILTERS)
+    .orderBy('rooms.name')
+    .orderBy('rooms.id');
+  return listOrPage(request, query, { page, per_page: perPage }, toRoom);
+}
+
+/** One room of the organisation, or 404. */
+export async function getRoom(db: Kysely<Database>, organisationId: number, roomId: number) {
+  const row = await findRoom(db, organisationId, roomId);
+  if (!row) throw notFound();
+  return toRoom(row);
+}
 
 const noSuchAddress = () => new FieldValidationError({ address_id: ['field.exists'] });
 

@@ -10,12 +10,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { paginate } from '../../plugins/pagination.js';
-import { messagesQuery } from './support-messages.repository.js';
 import {
+  listSupportMessages,
   markSupportMessagesRead,
   postMessage,
-  toSupportMessage,
   unreadCount,
 } from './support-messages.service.js';
 
@@ -45,11 +43,7 @@ export async function supportMessagesRoutes(fastify: FastifyInstance) {
     handler: async (request) => {
       const { organisationId } = currentUser(request);
       const { page, per_page: perPage } = request.query;
-      const [paged, unread] = await Promise.all([
-        paginate(request, messagesQuery(app.db, organisationId), { page, per_page: perPage }),
-        unreadCount(app.db, organisationId),
-      ]);
-      return { ...paged, data: paged.data.map(toSupportMessage), meta: { ...paged.meta, unread } };
+      return listSupportMessages(app.db, request, organisationId, { page, per_page: perPage });
     },
   });
 

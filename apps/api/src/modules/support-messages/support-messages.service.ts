@@ -1,7 +1,9 @@
 import { SUPPORT_MESSAGE_MAX_LENGTH, type SupportMessage } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { nowIso } from '../../lib/time.js';
+import { paginate } from '../../lib/pagination.js';
 import {
   countUnreadFromSupport,
   findMessage,
@@ -9,6 +11,7 @@ import {
   insertMessage,
   markMessagesRead,
   markRead,
+  messagesQuery,
   type SupportMessageRow,
 } from './support-messages.repository.js';
 
@@ -28,6 +31,20 @@ export function toSupportMessage(row: SupportMessageRow): SupportMessage {
 }
 
 export { countUnreadFromSupport as unreadCount };
+
+/** One page of the organisation's conversation with support, newest first, with its unread count. */
+export async function listSupportMessages(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  organisationId: number,
+  page: { page: number; per_page: number },
+) {
+  const [paged, unread] = await Promise.all([
+    paginate(request, messagesQuery(db, organisationId), page),
+    countUnreadFromSupport(db, organisationId),
+  ]);
+  return { ...paged, data: paged.data.map(toSupportMessage), meta: { ...paged.meta, unread } };
+}
 
 /** `POST /api/messages`: a message of the signed-in user to support, signed with their name. */
 export async function postMessage(

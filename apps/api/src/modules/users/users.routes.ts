@@ -1,4 +1,5 @@
 import {
+  idParamsSchema,
   userAddBodySchema,
   userSchema,
   userSettingsSchema,
@@ -10,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { listOrPage } from '../../plugins/pagination.js';
+import { listOrPage } from '../../lib/pagination.js';
 import {
   addUser,
   deleteUser,
@@ -26,7 +27,6 @@ import {
 
 const tags = ['users'];
 const USER_ID = ':id(^\\d+$)';
-const userParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const userEnvelope = z.object({ data: userSchema });
 const settingsEnvelope = z.object({ data: userSettingsSchema });
 // The whole list first, strict, so a paged answer (with links and meta) fails it at once.
@@ -88,7 +88,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
 
   app.get(`/api/users/${USER_ID}`, {
     config: read,
-    schema: { tags, summary: 'One user', params: userParams, response: { 200: userEnvelope } },
+    schema: { tags, summary: 'One user', params: idParamsSchema, response: { 200: userEnvelope } },
     handler: async (request) => ({
       data: await getUser(app.db, currentUser(request).organisationId, request.params.id),
     }),
@@ -101,7 +101,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       summary:
         'Change a user: any of name, email, role, acl_role_id, locale, disabled (admins only; not ' +
         'their own role, access role or disabling; never the last active admin)',
-      params: userParams,
+      params: idParamsSchema,
       body: userUpdateBodySchema,
       response: { 200: userEnvelope },
     },
@@ -115,7 +115,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Delete a user; their sessions and tokens end (admins only; not themself, not the last admin)',
-      params: userParams,
+      params: idParamsSchema,
     },
     handler: async (request, reply) => {
       await deleteUser(app.db, currentUser(request), request.params.id);
@@ -128,7 +128,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'Send a fresh invitation to a user who has not set a password; the older link stops working',
-      params: userParams,
+      params: idParamsSchema,
       response: { 200: userEnvelope },
     },
     handler: async (request) => ({
@@ -141,7 +141,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "A user's notification settings, language and time zone (their own, or an admin's view)",
-      params: userParams,
+      params: idParamsSchema,
       response: { 200: settingsEnvelope },
     },
     handler: async (request) => ({
@@ -154,7 +154,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: "Save a user's whole settings object (their own, or as an admin)",
-      params: userParams,
+      params: idParamsSchema,
       body: userSettingsSchema,
       response: { 200: settingsEnvelope },
     },

@@ -17,7 +17,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { FieldValidationError, forbidden, notFound } from '../../lib/http-errors.js';
 import { hashPassword } from '../../lib/password.js';
 import { minutesFromNow, nowIso } from '../../lib/time.js';
-import { applyFilters, type FilterWhitelist } from '../../plugins/pagination.js';
+import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { toModule } from '../acl/acl.service.js';
 import { findRole, modulesOfRoles } from '../acl/acl.repository.js';
 import { sendVerification, type AuthDeps } from '../auth/auth.service.js';
