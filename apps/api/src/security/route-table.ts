@@ -23,6 +23,8 @@ export interface RouteInfo {
   body: z.ZodType | undefined;
   /** The route reads a multipart upload (`schema.consumes`). */
   multipart: boolean;
+  /** The folder of the file that registered the route, from the repository's root (`apps/api/src/modules/rooms`). */
+  folder: string;
 }
 
 export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -39,6 +41,20 @@ export function routeModules(route: RouteInfo): readonly string[] {
 }
 
 const PARAM = /:([A-Za-z_][A-Za-z0-9_]*)(\([^/]*?\))?/g;
+
+/**
+ * The folder of the file that registered the route being added: Fastify calls `onRoute` inside
+ * `app.get(…)`, so the first frame of the stack in the repository's own code (not this file, not a
+ * dependency) is the routes file.
+ */
+function registeringFolder(stack: string | undefined): string {
+  for (const line of (stack ?? '').split('\n')) {
+    const file = /((?:apps|packages)\/[^\s():]+)\.[cm]?[jt]s:\d+/.exec(line)?.[1];
+    if (!file || file.includes('node_modules') || file.endsWith('security/route-table')) continue;
+    return file.slice(0, file.lastIndexOf('/'));
+  }
+  return '?';
+}
 
 /** The names of a route's path parameters, in order. */
 export function pathParams(url: string): string[] {
@@ -73,6 +89,7 @@ function collect(routes: RouteInfo[]) {
         querystring: schema?.querystring as z.ZodType | undefined,
         body: schema?.body as z.ZodType | undefined,
         multipart: Array.isArray(schema?.consumes) && schema.consumes.includes('multipart/form-data'),
+        folder: registeringFolder(new Error().stack),
       });
     }
   };
