@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './bench/lib/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test-support/chromium.mjs';
 
 /**
  * Browser tests of the console against the real server (e2e/global-setup.ts starts it on a free

@@ -1,5 +1,5 @@
 // Console budgets (`npm run bench:console`): starts the real server with a fresh database (the same
-// code as the browser tests, bench/lib/server.mjs), seeds the logins through the operator CLI and
+// code as the browser tests, test-support/server.mjs), seeds the logins through the operator CLI and
 // measures
 //   1. the initial JavaScript of the login page, gzipped (node:zlib level 9) — target ≤ 200 KB;
 //   2. Lighthouse 12 performance and accessibility, mobile (default) and desktop preset, on
@@ -32,8 +32,8 @@ import {
   CHROMIUM_PATH,
   LIVE_STREAM_PATTERN,
   withoutLiveStream,
-} from './lib/chromium.mjs';
-import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from './lib/server.mjs';
+} from '../test-support/chromium.mjs';
+import { apiLogin, buildIfNeeded, ROOT, seedFixtures, startServer } from '../test-support/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine as describeMachine } from './lib/machine.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';

@@ -1,5 +1,5 @@
 // The dashboard with a 5 000-device fleet (`npm run bench:dashboard`): starts the real server
-// (bench/lib/server.mjs) on a fresh SQLite database, seeds an organisation with 5 000 devices through
+// (test-support/server.mjs) on a fresh SQLite database, seeds an organisation with 5 000 devices through
 // the operator CLI (its current templates included), then gives the fleet a day of life straight in
 // the database (bench/lib/fleet-life.mjs): every smart device's live row (last online within the
 // last two days, work starts), completed washes, and open device events on one device in twenty.
@@ -19,9 +19,9 @@
 /* global window, document, MutationObserver, requestAnimationFrame -- these functions run in the page */
 import { chromium } from 'playwright-core';
 import { helloWorldLatency } from './lib/baselines.mjs';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from './lib/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from '../test-support/chromium.mjs';
 import { liven } from './lib/fleet-life.mjs';
-import { buildIfNeeded, seedFleetAndSignIn, startServer } from './lib/server.mjs';
+import { buildIfNeeded, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 import { figure, NO_RAW_BROWSER, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';

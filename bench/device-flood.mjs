@@ -1,5 +1,5 @@
 // One device credential floods the server (`npm run bench:flood`): the real server
-// (bench/lib/server.mjs) on a fresh SQLite database with the embedded MQTT broker and the default
+// (test-support/server.mjs) on a fresh SQLite database with the embedded MQTT broker and the default
 // device limits (docs/device-protocol.md, "Limits"). Organisation A's device sends as fast as it
 // can over 8 HTTP connections (1 000 samples a request) and over MQTT 5 (1 000 samples a QoS 1
 // message, reconnecting at once when the broker drops it), while A's second device announces a
@@ -26,10 +26,10 @@ import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
 import { helloWorldLatency, percentile } from './lib/baselines.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
-import { issueCredentials } from './lib/devices.mjs';
+import { issueCredentials } from '../test-support/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
-import { apiLogin, buildIfNeeded, freePort, runCli, startServer } from './lib/server.mjs';
+import { apiLogin, buildIfNeeded, freePort, runCli, startServer } from '../test-support/server.mjs';
 
 const TARGETS = { memoryMb: 100, p99Ms: 50 };
 const SECONDS = Math.max(3, setting('BENCH_SECONDS', 30, 5));

@@ -1,4 +1,4 @@
-// API list endpoints under load (`npm run bench:api`): starts the real server (bench/lib/server.mjs)
+// API list endpoints under load (`npm run bench:api`): starts the real server (test-support/server.mjs)
 // on a fresh SQLite database, seeds an organisation with 10 000 devices through the operator CLI
 // and its other lists through the API and the database (bench/lib/org-lists.mjs: device groups,
 // device events, the admin's notifications, recipes, complaints, users), signs in as its admin and
@@ -23,7 +23,7 @@ import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 import { seedLists } from './lib/org-lists.mjs';
 import { figure, QUICK, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
-import { buildIfNeeded, seedFleetAndSignIn, startServer } from './lib/server.mjs';
+import { buildIfNeeded, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
 
 const TARGETS = { requestsPerSecond: 8000, p99Ms: 20 };
 const SECONDS = Math.max(1, setting('BENCH_SECONDS', 15, 3));

@@ -1,5 +1,5 @@
 // Console entry with a big fleet (`npm run bench:devices-console`): starts the real server
-// (bench/lib/server.mjs) on a fresh SQLite database, seeds an organisation with 10 000 devices
+// (test-support/server.mjs) on a fresh SQLite database, seeds an organisation with 10 000 devices
 // through the operator CLI and opens `/account/devices` signed in as its admin in Debian's
 // Chromium (no throttling; a fresh browser context each time, so nothing is cached). Measures
 //   1. entry: from navigation start until the first device row of the list has been painted — the
@@ -14,8 +14,8 @@
 // E2E_SKIP_BUILD=1: measure the built files as they are.
 /* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
-import { buildIfNeeded, seedFleetAndSignIn, startServer } from './lib/server.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test-support/chromium.mjs';
+import { buildIfNeeded, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 import { figure, NO_RAW_BROWSER, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';

@@ -28,7 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 import { QUICK, WRITE_DOCS } from './lib/results.mjs';
-import { buildIfNeeded, ROOT } from './lib/server.mjs';
+import { buildIfNeeded, ROOT } from '../test-support/server.mjs';
 
 /** In the order of docs/benchmarks.md; `section` is the heading their figures are under. */
 const BENCHES = [

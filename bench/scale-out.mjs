@@ -37,11 +37,11 @@ import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
-import { issueCredentials } from './lib/devices.mjs';
+import { issueCredentials } from '../test-support/devices.mjs';
 import { machine } from './lib/machine.mjs';
-import { startMosquitto } from './lib/mosquitto.mjs';
-import { waitForPort } from './lib/wait-for-port.mjs';
-import { ROOT, apiLogin, freePort, runCli, seedFixtures, waitForReady } from './lib/server.mjs';
+import { startMosquitto } from '../test-support/mosquitto.mjs';
+import { waitForPort } from '../test-support/wait-for-port.mjs';
+import { ROOT, apiLogin, freePort, runCli, seedFixtures, waitForReady } from '../test-support/server.mjs';
 
 const DEVICES = Number(process.env.SCALE_DEVICES ?? 200);
 const CLIENTS = Number(process.env.SCALE_CLIENTS ?? 50);

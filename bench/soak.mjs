@@ -1,5 +1,5 @@
 // A soak that would show a leak (`npm run bench:soak`, not part of `npm run bench`): the real server
-// (bench/lib/server.mjs: the serving process itself, its embedded MQTT broker, Prometheus metrics on
+// (test-support/server.mjs: the serving process itself, its embedded MQTT broker, Prometheus metrics on
 // a port of their own) under a steady, realistic load for SOAK_MINUTES (default 30), on SQLite and
 // then on PostgreSQL (a database of its own, created and dropped):
 //   - 200 devices with real credentials, each one MQTT connection publishing one sample a second
@@ -43,11 +43,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
 import { percentile, plainInsertRate, startHelloWorld } from './lib/baselines.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
-import { issueCredentials } from './lib/devices.mjs';
+import { issueCredentials } from '../test-support/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import { autovacuumOn, postgresDatabase } from './lib/postgres.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
-import { apiLogin, buildIfNeeded, freePort, seedFleetAndSignIn, startServer } from './lib/server.mjs';
+import { apiLogin, buildIfNeeded, freePort, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
 import { runApiClients } from './lib/soak-clients.mjs';
 
 const FULL_MINUTES = 30;

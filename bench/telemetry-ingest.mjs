@@ -1,4 +1,4 @@
-// Durable telemetry ingest (`npm run bench:ingest`): the real server (bench/lib/server.mjs) with
+// Durable telemetry ingest (`npm run bench:ingest`): the real server (test-support/server.mjs) with
 // the embedded MQTT broker, devices with real credentials, and for each transport a load that
 // keeps the pipeline busy for BENCH_SECONDS: over HTTP, 8 clients posting batches of 1 000
 // samples (202 = committed); over MQTT, 100 device connections publishing QoS 1 messages of 100
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { PLAIN_INSERT_BATCH, plainInsertRate } from './lib/baselines.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
-import { issueCredentials } from './lib/devices.mjs';
+import { issueCredentials } from '../test-support/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import { postgresDatabase } from './lib/postgres.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
@@ -28,7 +28,7 @@ import {
   freePort,
   seedFleetAndSignIn,
   startServer,
-} from './lib/server.mjs';
+} from '../test-support/server.mjs';
 
 const SECONDS = Math.max(3, setting('BENCH_SECONDS', 10, 3));
 const TARGETS = { mqtt: 50_000, http: 100_000, shareOfRaw: 0.4 };

@@ -26,7 +26,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
-import { issueCredentials } from './lib/devices.mjs';
+import { issueCredentials } from '../test-support/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import {
   UNLIMITED_DEVICES_ENV,
@@ -34,7 +34,7 @@ import {
   buildIfNeeded,
   seedFleetAndSignIn,
   startServer,
-} from './lib/server.mjs';
+} from '../test-support/server.mjs';
 import { plainSelectRate, startHelloWorld } from './lib/baselines.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
 

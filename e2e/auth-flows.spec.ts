@@ -1,4 +1,4 @@
-import { runCli } from '../bench/lib/server.mjs';
+import { runCli } from '../test-support/server.mjs';
 import { databaseUrl, expect, logins, signInWithForm, test, urlWithPath } from './support/fixtures';
 
 // The guest pages submitted for real against the API, and the docs/contract.md, "States and transitions" auth_token link.

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { BrowserContext } from '@playwright/test';
-import { seedFixtures, startServer, type Fixtures } from '../bench/lib/server.mjs';
+import { seedFixtures, startServer, type Fixtures } from '../test-support/server.mjs';
 import { databaseUrl, expect, sidebar, signInWithApi, test, urlWithPath } from './support/fixtures';
 
 /**

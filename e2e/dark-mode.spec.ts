@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
+import { seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   databaseUrl,
   expect,

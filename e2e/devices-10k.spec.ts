@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { runCli, seedFixtures, type Fixtures, type Login } from '../bench/lib/server.mjs';
+import { runCli, seedFixtures, type Fixtures, type Login } from '../test-support/server.mjs';
 import { databaseUrl, expect, signInWithApi, test } from './support/fixtures';
 
 /**

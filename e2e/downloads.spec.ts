@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
+import { seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   chooseLanguage,
   databaseUrl,

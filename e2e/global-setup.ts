@@ -1,5 +1,5 @@
 import type { FullConfig } from '@playwright/test';
-import { buildIfNeeded, seedFixtures, startServer, waitForReady } from '../bench/lib/server.mjs';
+import { buildIfNeeded, seedFixtures, startServer, waitForReady } from '../test-support/server.mjs';
 
 /**
  * Builds what is missing, starts the real server on a free port with a fresh SQLite database

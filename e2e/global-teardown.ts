@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { stopProcess } from '../bench/lib/server.mjs';
+import { stopProcess } from '../test-support/server.mjs';
 
 /** Stops the server global-setup.ts started (by its pid) and removes its temporary folder. */
 export default async function globalTeardown() {

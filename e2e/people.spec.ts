@@ -1,4 +1,4 @@
-import { runCli, seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
+import { runCli, seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   databaseUrl,
   expect,

@@ -1,6 +1,6 @@
 import { startSimulator, type Simulator } from '@kontrol/simulator';
 import type { BrowserContext } from '@playwright/test';
-import { freePort, seedFixtures, startServer, type Fixtures } from '../bench/lib/server.mjs';
+import { freePort, seedFixtures, startServer, type Fixtures } from '../test-support/server.mjs';
 import { expect, expectNoAxeViolations, signInWithApi, test, createSmartOven } from './support/fixtures';
 
 /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { APIRequestContext } from '@playwright/test';
-import { seedFixtures, type Fixtures } from '../bench/lib/server.mjs';
+import { seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   databaseUrl,
   expect,

@@ -6,8 +6,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import mqtt from 'mqtt';
-import { issueCredentials } from '../bench/lib/devices.mjs';
-import { UNLIMITED_DEVICES_ENV, freePort, seedFleetAndSignIn, startServer } from '../bench/lib/server.mjs';
+import { issueCredentials } from '../test-support/devices.mjs';
+import { UNLIMITED_DEVICES_ENV, freePort, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
 
 const DEVICES = 20; // half over MQTT, half over HTTP
 const BATCH = 50;

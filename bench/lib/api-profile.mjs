@@ -1,4 +1,4 @@
-// Where the API's CPU time goes under load: starts the real server (bench/lib/server.mjs) with V8's
+// Where the API's CPU time goes under load: starts the real server (test-support/server.mjs) with V8's
 // sampling profiler (`--cpu-prof`), seeds an organisation with BENCH_DEVICES devices (default
 // 10 000), loads one endpoint with autocannon (50 connections, BENCH_SECONDS, default 8) with the
 // admin's session cookie, stops the server and prints the server's CPU time per request (from
@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { buildIfNeeded, seedFleetAndSignIn, startServer } from './server.mjs';
+import { buildIfNeeded, seedFleetAndSignIn, startServer } from '../../test-support/server.mjs';
 
 const path = process.argv[2] ?? '/api/devices/?page=1';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);

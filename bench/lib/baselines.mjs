@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { freePort, ROOT, stopProcess, waitForReady } from './server.mjs';
+import { freePort, ROOT, stopProcess, waitForReady } from '../../test-support/server.mjs';
 
 /**
  * A bare Fastify answering `{hello: 'world'}`, in its own process like the real server (`workers`

@@ -2,7 +2,7 @@
 // two markers and leaves everything else (the hand-written analysis) alone.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './server.mjs';
+import { ROOT } from '../../test-support/server.mjs';
 
 /**
  * Replaces the section `name` (markers `<!-- name:begin … -->` and `<!-- name:end -->`) with

@@ -1,11 +1,11 @@
-// Where the console's start-up CPU time goes: starts the real server (bench/lib/server.mjs), loads a
+// Where the console's start-up CPU time goes: starts the real server (test-support/server.mjs), loads a
 // page in Chromium with the CPU slowed down 4× (as Lighthouse's mobile simulation assumes) and
 // prints the long tasks and the functions that took the most time (V8's sampling profiler), by
 // script. Not a budget, a magnifying glass for one.
 //   node bench/lib/cpu-profile.mjs [login|dashboard] [runs]
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from './chromium.mjs';
-import { apiLogin, buildIfNeeded, seedFixtures, startServer } from './server.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from '../../test-support/chromium.mjs';
+import { apiLogin, buildIfNeeded, seedFixtures, startServer } from '../../test-support/server.mjs';
 
 const which = process.argv[2] ?? 'login';
 const runs = Number(process.argv[3] ?? 1);

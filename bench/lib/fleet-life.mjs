@@ -1,4 +1,4 @@
-// A day of life for a seeded fleet (bench/lib/server.mjs seedFleetAndSignIn), written straight into
+// A day of life for a seeded fleet (test-support/server.mjs seedFleetAndSignIn), written straight into
 // its SQLite database as the gateway and the rules would have written it: every smart device's live
 // row (most reporting within the last minute, one in eight silent for more than a day, work
 // started), a week of completed washes, and open device events (a fault on one device in twenty,

@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { CHROMIUM_PATH } from './chromium.mjs';
-import { ROOT } from './server.mjs';
+import { CHROMIUM_PATH } from '../../test-support/chromium.mjs';
+import { ROOT } from '../../test-support/server.mjs';
 
 /** Last line of a command's output, or 'unknown' when it fails. */
 function sh(command, args) {

@@ -1,4 +1,4 @@
-// Fills an organisation seeded by bench/lib/server.mjs (seedFleetAndSignIn: fixtures and a fleet)
+// Fills an organisation seeded by test-support/server.mjs (seedFleetAndSignIn: fixtures and a fleet)
 // with what its other lists hold in real use, for the API list benchmark (bench/devices-api.mjs):
 //   - device groups, recipes, complaints and users, created through the API as the console does
 //     (so every rule and side effect applies: complaints notify, users get their invitation);

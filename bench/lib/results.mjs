@@ -9,7 +9,7 @@
 // writes to bench/results/partial/. BENCH_RESULT_FILE names the file instead (run-all sets it).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ROOT } from './server.mjs';
+import { ROOT } from '../../test-support/server.mjs';
 
 export const QUICK = process.env.BENCH_QUICK === '1';
 

@@ -3,8 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from './chromium.mjs';
-import { apiLogin, buildIfNeeded, seedFixtures, startServer } from './server.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from '../../test-support/chromium.mjs';
+import { apiLogin, buildIfNeeded, seedFixtures, startServer } from '../../test-support/server.mjs';
 
 const out = process.argv[2] ?? 'bench/results/screenshots';
 mkdirSync(out, { recursive: true });

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import type { Fixtures, Login } from '../../bench/lib/server.mjs';
+import type { Fixtures, Login } from '../../test-support/server.mjs';
 
 /**
  * What every spec shares: the seeded logins (global-setup.ts), the texts of docs/console-shell.md,

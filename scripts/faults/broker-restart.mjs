@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { startServer } from '../../bench/lib/server.mjs';
+import { startServer } from '../../test-support/server.mjs';
 import {
   alive,
   call,
@@ -22,7 +22,7 @@ import {
   seedOrganisation,
   waitFor,
 } from './lib/common.mjs';
-import { mosquittoAvailable, startMosquitto } from '../../bench/lib/mosquitto.mjs';
+import { mosquittoAvailable, startMosquitto } from '../../test-support/mosquitto.mjs';
 
 const BATCH = 20;
 const EVERY_MS = 25;

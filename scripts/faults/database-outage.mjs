@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { freePort, startServer } from '../../bench/lib/server.mjs';
+import { freePort, startServer } from '../../test-support/server.mjs';
 import {
   alive,
   call,

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { freePort, startServer } from '../../bench/lib/server.mjs';
+import { freePort, startServer } from '../../test-support/server.mjs';
 import {
   alive,
   call,

@@ -12,8 +12,8 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { mosquittoAvailable, startMosquitto } from '../../bench/lib/mosquitto.mjs';
-import { ROOT, freePort, startServer, stopProcess, waitForReady } from '../../bench/lib/server.mjs';
+import { mosquittoAvailable, startMosquitto } from '../../test-support/mosquitto.mjs';
+import { ROOT, freePort, startServer, stopProcess, waitForReady } from '../../test-support/server.mjs';
 import {
   alive,
   call,

@@ -10,7 +10,7 @@
 // restart credits each payment once more at most: the books still balance.
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { apiLogin, runCli, startServer } from '../../bench/lib/server.mjs';
+import { apiLogin, runCli, startServer } from '../../test-support/server.mjs';
 import { alive, call, checks, describe, runScenario } from './lib/common.mjs';
 
 const PAYMENTS = 300;

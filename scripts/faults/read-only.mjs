@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { ROOT, freePort, startServer } from '../../bench/lib/server.mjs';
+import { ROOT, freePort, startServer } from '../../test-support/server.mjs';
 import {
   alive,
   checks,

@@ -3,8 +3,8 @@
 // was acknowledged.
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt from 'mqtt';
-import { issueCredentials } from '../../../bench/lib/devices.mjs';
-import { apiLogin, runCli } from '../../../bench/lib/server.mjs';
+import { issueCredentials } from '../../../test-support/devices.mjs';
+import { apiLogin, runCli } from '../../../test-support/server.mjs';
 
 /**
  * A scenario's checks: each prints `PASS <scenario>: <what>` or `FAIL …`, and `finish` exits 1 when
@@ -94,7 +94,7 @@ export async function runScenario(t, body, cleanups) {
     t.finish();
   }
   // Everything this scenario started is stopped; what is left is timers such as stopProcess's
-  // 15-second SIGKILL grace (bench/lib/server.mjs), which would keep Node waiting for nothing.
+  // 15-second SIGKILL grace (test-support/server.mjs), which would keep Node waiting for nothing.
   process.exit();
 }
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../bench/lib/server.mjs';
+import { freePort } from '../../../test-support/server.mjs';
 
 export const PG_BIN = '/usr/lib/postgresql/15/bin';
 

@@ -4,7 +4,7 @@
 /**
  * The organisation's first `count` devices that have a controller id, each with a fresh credential.
  * @param {string} baseURL
- * @param {{ cookieHeader: string, xsrf: string }} admin  a signed-in session (bench/lib/server.mjs apiLogin)
+ * @param {{ cookieHeader: string, xsrf: string }} admin  a signed-in session (test-support/server.mjs apiLogin)
  * @param {number} count
  * @returns {Promise<{ id: number, controllerId: string, credential: string, typeId: number }[]>}
  */

@@ -8,7 +8,7 @@ import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, rmS
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, buildIfNeeded as buildScripts } from '../../scripts/build-if-needed.mjs';
+import { ROOT, buildIfNeeded as buildScripts } from '../scripts/build-if-needed.mjs';
 
 export { ROOT };
 
