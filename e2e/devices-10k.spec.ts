@@ -3,7 +3,7 @@ import { runCli, seedFixtures, type Fixtures, type Login } from '../test-support
 import { databaseUrl, expect, signInWithApi, test } from './support/fixtures';
 
 /**
- * Issue #4, "staying fast with 10 000 devices" (docs/places-and-equipment.md): the devices list of
+ * Staying fast with 10 000 devices (docs/places-and-equipment.md): the devices list of
  * an organisation of this spec's own, seeded with 10 000 devices by the operator CLI, in a real
  * Chromium. The table renders only a window of rows, scrolls to the last device, and search, the
  * type filter, reload and reset all work on the whole fleet, with the state in the URL.

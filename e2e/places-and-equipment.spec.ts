@@ -14,10 +14,11 @@ import {
 } from './support/fixtures';
 
 /**
- * Issue #4 in a real browser: an address with its work time and image, a room in it, a smart
- * device with its one-time key, a device group, an edit, and every deletion through its dialog —
- * including the server refusing to delete an address that still has a room — in Russian, as the
- * admin of an organisation of this spec's own (seeded here, so no other spec sees its places).
+ * Places and equipment (docs/places-and-equipment.md) in a real browser: an address with its work
+ * time and image, a room in it, a smart device with its one-time key, a device group, an edit, and
+ * every deletion through its dialog — including the server refusing to delete an address that
+ * still has a room — in Russian, as the admin of an organisation of this spec's own (seeded here,
+ * so no other spec sees its places).
  * Texts: apps/console/src/locales/ru/translation.json, packages/contracts/src/messages.ts.
  */
 
