@@ -47,7 +47,13 @@ import { issueCredentials } from '../test-support/devices.mjs';
 import { machine } from './lib/machine.mjs';
 import { autovacuumOn, postgresDatabase } from './lib/postgres.mjs';
 import { figure, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
-import { apiLogin, buildIfNeeded, freePort, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
+import {
+  apiLogin,
+  buildIfNeeded,
+  freePort,
+  seedFleetAndSignIn,
+  startServer,
+} from '../test-support/server.mjs';
 import { runApiClients } from './lib/soak-clients.mjs';
 
 const FULL_MINUTES = 30;
