@@ -20,10 +20,13 @@ route. The sandbox payment provider's pages exist only with \`PAYMENT_PROVIDER=s
 |---|---|---|---|---|
 `;
 
+/** Plain code-point order: the same on every Node.js version, whatever its ICU collation. */
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 function render(routes: readonly RouteInfo[]): string {
   const rows = [...routes]
     .map((route) => ({ route, path: route.key.slice(route.method.length + 1) }))
-    .sort((a, b) => a.path.localeCompare(b.path, 'en') || a.route.method.localeCompare(b.route.method, 'en'))
+    .sort((a, b) => byCodePoint(a.path, b.path) || byCodePoint(a.route.method, b.route.method))
     .map(({ route, path }) => {
       const access = route.access === undefined ? '—' : [route.access].flat().join(', ');
       return `| ${route.method} | \`${path}\` | ${access} | ${route.admin ? 'admin' : ''} | \`${route.folder}\` |`;
