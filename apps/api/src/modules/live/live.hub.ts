@@ -28,6 +28,7 @@ import { findLiveSessionWithUser } from '../auth/sessions.repository.js';
 import { findLiveAccessTokenUser } from '../auth/tokens.repository.js';
 import { deliveryPlan, settingsFromRow } from '../notification-delivery/delivery-plan.js';
 import { findSettings } from '../notification-delivery/notification-delivery.repository.js';
+import { toNotification } from '../notifications/notifications.presenter.js';
 import {
   countOwnDevices,
   findChangedEvents,
@@ -435,19 +436,7 @@ export class LiveHub {
       if (!plan.web) continue;
       const list = byUser.get(row.user_id) ?? [];
       if (list.length >= LIVE_MAX_NOTIFICATIONS) continue;
-      list.push({
-        id: row.id,
-        kind: row.kind,
-        severity: row.severity,
-        title: row.title,
-        body: row.body,
-        device_id: row.device_id,
-        event_id: row.event_id,
-        alert_id: row.alert_id,
-        occurred_at: row.occurred_at,
-        created_at: row.created_at,
-        read_at: row.read_at,
-      });
+      list.push(toNotification(row));
       byUser.set(row.user_id, list);
     }
     return byUser;

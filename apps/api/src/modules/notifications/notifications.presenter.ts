@@ -1,7 +1,26 @@
 import type { NotificationRow } from './notifications.repository.js';
 
-/** A notification of the list; the device is named by its id (its name is for the download). */
-export function toNotification(row: NotificationRow) {
+/** What the answer is made of: the list's rows and the live stream's alike. */
+type NotificationFields = Pick<
+  NotificationRow,
+  | 'id'
+  | 'kind'
+  | 'severity'
+  | 'title'
+  | 'body'
+  | 'device_id'
+  | 'event_id'
+  | 'alert_id'
+  | 'occurred_at'
+  | 'created_at'
+  | 'read_at'
+>;
+
+/**
+ * A notification of the list and of the live stream; the device is named by its id (its name is
+ * for the download).
+ */
+export function toNotification(row: NotificationFields) {
   return {
     id: row.id,
     kind: row.kind,
