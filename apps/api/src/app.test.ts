@@ -1,6 +1,6 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildOrganisation } from './test/builders.js';
+import { buildDevice, buildOrganisation } from './test/builders.js';
 import { TestClient } from './test/http-client.js';
 import { buildTestApp, useTestApp } from './test/test-app.js';
 
@@ -85,6 +85,30 @@ describe('platform', () => {
     expect((JSON.parse(gunzipSync(gz.rawPayload).toString()) as { meta: { total: number } }).meta.total).toBe(
       1,
     );
+  });
+
+  it('compresses a page of a list in one piece, not through a stream', async () => {
+    const org = await buildOrganisation(t.db);
+    const device = await buildDevice(t.db, org.organisationId);
+    const client = new TestClient(t.app);
+    await client.login(org.admin.email, org.admin.password);
+    for (let i = 0; i < 25; i += 1) {
+      const created = await client.post('/api/devices/events/add', {
+        device_id: device.id,
+        severity: 'warning',
+        title: `Перегрев камеры ${i}`,
+        description: 'Температура камеры выше нормы дольше десяти минут. '.repeat(6),
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    const page = await client.get('/api/devices/events?page=1', { 'accept-encoding': 'br' });
+    expect(page.headers['content-encoding']).toBe('br');
+    const json = brotliDecompressSync(page.rawPayload);
+    // Larger than the plugin's own threshold for one call on any machine (4–8 KB on 2+ cores).
+    expect(json.length).toBeGreaterThan(8192);
+    expect((JSON.parse(json.toString()) as { data: unknown[] }).data).toHaveLength(25);
+    // A streamed answer has no length; one compressed in one call has its exact length.
+    expect(page.headers['content-length']).toBe(String(page.rawPayload.length));
   });
 
   it('answers unknown API paths with a JSON 404 in the requested language', async () => {
