@@ -341,4 +341,36 @@ describe('FleetAnswers', () => {
       await h.close();
     }
   });
+
+  it('keeps a part per organisation and name for its fleet version and window, and reads afresh otherwise', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answers = new FleetAnswers();
+    let reads = 0;
+    const read = () => Promise.resolve(++reads);
+    try {
+      vi.setSystemTime(1_000_000);
+      expect(await answers.part(user(1, 5), 'devices', 5_000, read)).toBe(1);
+      expect(await answers.part(user(1, 5), 'devices', 5_000, read)).toBe(1);
+      // Another name and another organisation are parts of their own.
+      expect(await answers.part(user(1, 5), 'other', 5_000, read)).toBe(2);
+      expect(await answers.part(user(2, 5), 'devices', 5_000, read)).toBe(3);
+      // A request that read an older version reads afresh and keeps nothing.
+      expect(await answers.part(user(1, 4), 'devices', 5_000, read)).toBe(4);
+      expect(await answers.part(user(1, 5), 'devices', 5_000, read)).toBe(1);
+      // A newer version, then the next window, read again.
+      expect(await answers.part(user(1, 6), 'devices', 5_000, read)).toBe(5);
+      expect(await answers.part(user(1, 6), 'other', 5_000, read)).toBe(6); // version 5's went with it
+      vi.setSystemTime(1_000_000 + 4_999);
+      expect(await answers.part(user(1, 6), 'devices', 5_000, read)).toBe(5);
+      vi.setSystemTime(1_000_000 + 5_000);
+      expect(await answers.part(user(1, 6), 'devices', 5_000, read)).toBe(7);
+      // A failed read is not kept: the next request reads again.
+      await expect(
+        answers.part(user(3, 1), 'devices', 5_000, () => Promise.reject(new Error('down'))),
+      ).rejects.toThrow('down');
+      expect(await answers.part(user(3, 1), 'devices', 5_000, read)).toBe(8);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

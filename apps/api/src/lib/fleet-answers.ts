@@ -33,6 +33,14 @@ interface Entry {
   kept: boolean;
 }
 
+interface Part {
+  /** The fleet version and window it was read in. */
+  key: string;
+  /** When its window ends (epoch ms). */
+  until: number;
+  value: Promise<unknown>;
+}
+
 /**
  * Answers built from an organisation's fleet (the lists of its addresses, rooms and devices),
  * kept as the bytes that went out, for as long as the organisation's `fleet_version` has not moved.
@@ -55,6 +63,9 @@ export class FleetAnswers {
   private readonly versions = new Map<number, number>();
   /** Answers being built now, by key: asked for again meanwhile, they are built once. */
   private readonly building = new Map<string, Promise<Entry>>();
+  /** Values answers are built from, by organisation and name ({@link FleetAnswers.part}). */
+  private readonly parts = new Map<string, Part>();
+  private nextPartSweep = 0;
   private bytes = 0;
 
   constructor(private readonly maxBytes = FLEET_ANSWERS_MAX_BYTES) {}
@@ -78,8 +89,7 @@ export class FleetAnswers {
     if (known !== undefined && fleetVersion < known) {
       return reply.send(await build());
     }
-    if (known !== undefined && fleetVersion > known) this.forget(organisationId);
-    this.versions.set(organisationId, fleetVersion);
+    this.seeVersion(organisationId, fleetVersion);
 
     const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
     const place = `${organisationId}\u0000${request.protocol}://${request.host}${request.url}`;
@@ -101,6 +111,46 @@ export class FleetAnswers {
       entry = await building;
     }
     return this.reply(request, reply, entry);
+  }
+
+  /**
+   * A value answers are built from (the fleet's rows), kept like an answer: for the fleet version
+   * the request read and one window of `freshForMs`, one per organisation and `name`. Answers that
+   * differ only in their variant (the dashboard's, at every device event) are then built from it
+   * without reading the fleet again. A request that read an older version reads afresh and keeps
+   * nothing; a failed read is not kept. Parts are plain objects, not counted in the byte budget:
+   * they go with their window, so only organisations asked within the last window hold one.
+   */
+  async part<T>(user: CurrentUser, name: string, freshForMs: number, read: () => Promise<T>): Promise<T> {
+    const { organisationId, fleetVersion } = user;
+    const known = this.versions.get(organisationId);
+    if (known !== undefined && fleetVersion < known) return read();
+    this.seeVersion(organisationId, fleetVersion);
+
+    const now = Date.now();
+    if (now >= this.nextPartSweep) {
+      for (const [place, part] of this.parts) if (part.until <= now) this.parts.delete(place);
+      this.nextPartSweep = now + 1000;
+    }
+    const window = Math.floor(now / freshForMs);
+    const place = `${organisationId}\u0000${name}`;
+    const key = `${fleetVersion}\u0000${window}`;
+    const kept = this.parts.get(place);
+    if (kept?.key === key) return kept.value as Promise<T>;
+    const value = read();
+    const part: Part = { key, until: (window + 1) * freshForMs, value };
+    this.parts.set(place, part);
+    value.catch(() => {
+      if (this.parts.get(place) === part) this.parts.delete(place);
+    });
+    return value;
+  }
+
+  /** Notes the fleet version a request read; a newer one drops what the organisation kept. */
+  private seeVersion(organisationId: number, fleetVersion: number) {
+    const known = this.versions.get(organisationId);
+    if (known !== undefined && fleetVersion > known) this.forget(organisationId);
+    this.versions.set(organisationId, fleetVersion);
   }
 
   private async build(
@@ -185,5 +235,6 @@ export class FleetAnswers {
     for (const [key, entry] of this.entries) {
       if (key.startsWith(prefix)) this.drop(key, entry);
     }
+    for (const place of this.parts.keys()) if (place.startsWith(prefix)) this.parts.delete(place);
   }
 }

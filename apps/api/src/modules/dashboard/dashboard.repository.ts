@@ -69,6 +69,8 @@ export function findOpenEventTotals(db: Kysely<Database>, organisationId: number
     .execute();
 }
 
+export type OpenEventTotal = Awaited<ReturnType<typeof findOpenEventTotals>>[number];
+
 /**
  * Per device named by open complaints (OPEN_COMPLAINT_STATUSES): how many. One grouped count over
  * the organisation's open complaints (index `alerts_organisation_status_idx`), in device id order

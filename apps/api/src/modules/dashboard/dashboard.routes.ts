@@ -6,11 +6,17 @@ import {
   preferGraphQuerySchema,
   preferGraphSchema,
 } from '@kontrol/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import { dashboardReport, deviceStat, preferGraph, statVariant } from './dashboard.service.js';
+import {
+  dashboardReport,
+  deviceStat,
+  preferGraph,
+  statVariant,
+  type StatSources,
+} from './dashboard.service.js';
 
 /**
  * A stat answer is kept while the fleet (devices, rooms, addresses), the device events and the open
@@ -29,23 +35,31 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
   const tags = ['dashboard'];
   const statEnvelope = z.object({ data: deviceStatSchema });
 
+  /**
+   * The stat answer of the caller's organisation (of one type): kept while nothing it was built
+   * from has changed, within STAT_FRESH_MS. Its devices as read from the fleet are kept apart for
+   * the same window, so a device event (a new variant) builds the answer again without reading them.
+   */
+  const sendStat = async (request: FastifyRequest, reply: FastifyReply, type: string | undefined) => {
+    const user = currentUser(request);
+    const { complaints, variant } = await statVariant(app.db, user.organisationId);
+    const devices: StatSources['devices'] = (typeId, read) =>
+      app.fleetAnswers.part(user, `stat-devices:${typeId ?? 'all'}`, STAT_FRESH_MS, read);
+    return app.fleetAnswers.send(
+      request,
+      reply,
+      user,
+      async () => ({
+        data: await deviceStat(app.db, user.organisationId, type, Date.now(), { complaints, devices }),
+      }),
+      { freshForMs: STAT_FRESH_MS, variant },
+    );
+  };
+
   app.get('/api/devices/stat', {
     config: { access: DEVICE_VIEWING_MODULES },
     schema: { tags, summary: 'The devices with the dashboard counters', response: { 200: statEnvelope } },
-    handler: async (request, reply) => {
-      const user = currentUser(request);
-      const { complaints, variant } = await statVariant(app.db, user.organisationId);
-      return app.fleetAnswers.send(
-        request,
-        reply,
-        user,
-        () =>
-          deviceStat(app.db, user.organisationId, undefined, Date.now(), complaints).then((data) => ({
-            data,
-          })),
-        { freshForMs: STAT_FRESH_MS, variant },
-      );
-    },
+    handler: (request, reply) => sendStat(request, reply, undefined),
   });
 
   app.get('/api/devices/stat/:type', {
@@ -56,20 +70,7 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
       params: z.object({ type: z.string().min(1).max(64) }),
       response: { 200: statEnvelope },
     },
-    handler: async (request, reply) => {
-      const user = currentUser(request);
-      const { complaints, variant } = await statVariant(app.db, user.organisationId);
-      return app.fleetAnswers.send(
-        request,
-        reply,
-        user,
-        () =>
-          deviceStat(app.db, user.organisationId, request.params.type, Date.now(), complaints).then(
-            (data) => ({ data }),
-          ),
-        { freshForMs: STAT_FRESH_MS, variant },
-      );
-    },
+    handler: (request, reply) => sendStat(request, reply, request.params.type),
   });
 
   app.get('/api/devices/info/prefer_graph', {

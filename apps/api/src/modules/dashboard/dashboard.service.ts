@@ -30,16 +30,14 @@ import {
   findReportDevice,
   type DashboardDeviceRow,
   type OpenComplaintTotal,
+  type OpenEventTotal,
 } from './dashboard.repository.js';
 
 const HOUR_MS = 3_600_000;
 const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
 
-function toDashboardDevice(
-  row: DashboardDeviceRow,
-  open: { open_events: number; severity_rank: number; since_ts: number } | undefined,
-  openComplaints: number,
-): DashboardDevice {
+/** A device as the stat reads it from the fleet, before its open events and complaints. */
+function toDashboardDevice(row: DashboardDeviceRow): DashboardDevice {
   const lastWash =
     row.last_wash_ts === null || row.last_wash_ts === undefined ? null : Number(row.last_wash_ts);
   return {
@@ -59,11 +57,39 @@ function toDashboardDevice(
     state: row.state === null || row.state === undefined ? null : (DEVICE_STATES[row.state] ?? null),
     current: row.current ?? null,
     temperature: row.temperature ?? null,
+    open_events: 0,
+    open_complaints: 0,
+    open_severity: null,
+    problem_since: null,
+  };
+}
+
+/** The device with its open events and complaints laid over; the same object when it has none. */
+function withProblems(
+  device: DashboardDevice,
+  open: OpenEventTotal | undefined,
+  openComplaints: number,
+): DashboardDevice {
+  if (!open && openComplaints === 0) return device;
+  return {
+    ...device,
     open_events: open ? Number(open.open_events) : 0,
     open_complaints: openComplaints,
     open_severity: open ? (SEVERITIES[Number(open.severity_rank)] ?? null) : null,
     problem_since: open ? new Date(Number(open.since_ts)).toISOString() : null,
   };
+}
+
+/**
+ * The stat's devices of the organisation (of one type) as read from the fleet, without their open
+ * events and complaints: what a kept part of the stat holds (dashboard.routes.ts).
+ */
+export async function statDevices(
+  db: Kysely<Database>,
+  organisationId: number,
+  typeId: number | undefined,
+): Promise<readonly DashboardDevice[]> {
+  return (await findDashboardDevices(db, organisationId, typeId)).map(toDashboardDevice);
 }
 
 /** The organisation's open complaints per device, and a short name for them (a stat cache key part). */
@@ -99,18 +125,28 @@ export async function statVariant(db: Kysely<Database>, organisationId: number) 
   return { complaints, variant: `${events}\u0000${complaints.variant}` };
 }
 
+/** What `deviceStat` may be given instead of reading it. */
+export interface StatSources {
+  /** The open complaints the caller read already (`statVariant`). */
+  complaints?: OpenComplaints;
+  /** The stat's devices, given how to read them (`statDevices`): a kept part, or read each time. */
+  devices?: (
+    typeId: number | undefined,
+    read: () => Promise<readonly DashboardDevice[]>,
+  ) => Promise<readonly DashboardDevice[]>;
+}
+
 /**
  * `GET /api/devices/stat[/{type}]`: every device (of the type) with what the dashboard's rules
  * read, the six counters at `now`, `issues_count` (devices with open events or open complaints)
- * and `bad_devices_for_templates` (smart devices without a template). `complaints`: the open
- * complaints the caller read already (else they are read here).
+ * and `bad_devices_for_templates` (smart devices without a template).
  */
 export async function deviceStat(
   db: Kysely<Database>,
   organisationId: number,
   type: string | undefined,
   now = Date.now(),
-  complaints?: OpenComplaints,
+  sources: StatSources = {},
 ): Promise<DeviceStat> {
   let typeId: number | undefined;
   if (type !== undefined) {
@@ -118,19 +154,16 @@ export async function deviceStat(
     if (!found) throw notFound();
     typeId = found.id;
   }
-  const [rows, totals, complaintTotals] = await Promise.all([
-    findDashboardDevices(db, organisationId, typeId),
+  const read = () => statDevices(db, organisationId, typeId);
+  const [fleet, totals, complaintTotals] = await Promise.all([
+    sources.devices ? sources.devices(typeId, read) : read(),
     findOpenEventTotals(db, organisationId),
-    complaints ? complaints.totals : findOpenComplaintTotals(db, organisationId),
+    sources.complaints ? sources.complaints.totals : findOpenComplaintTotals(db, organisationId),
   ]);
   const open = new Map(totals.map((row) => [row.device_id, row]));
   const complained = new Map(complaintTotals.map((row) => [row.device_id, Number(row.open_complaints)]));
-  const devices = rows.map((row) =>
-    toDashboardDevice(
-      row,
-      open.get(row.id) as Parameters<typeof toDashboardDevice>[1],
-      complained.get(row.id) ?? 0,
-    ),
+  const devices = fleet.map((device) =>
+    withProblems(device, open.get(device.id), complained.get(device.id) ?? 0),
   );
   const counters = dashboardCounters(devices, now);
   return {

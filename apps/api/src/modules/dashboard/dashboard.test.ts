@@ -5,7 +5,7 @@ import type {
   PreferGraph,
   TelemetrySampleInput,
 } from '@kontrol/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   buildDevice,
   buildOrganisation,
@@ -15,6 +15,7 @@ import {
 } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
+import { STAT_FRESH_MS } from './dashboard.routes.js';
 
 const t = useTestApp();
 const MINUTE = 60_000;
@@ -94,6 +95,52 @@ describe('GET /api/devices/stat', () => {
       wash_interval_hours: 24,
       time_zone: 'Europe/Moscow',
     });
+  });
+
+  it('shows a new event at once, and what the gateway writes within one freshness window', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const device = await buildDevice(t.db, org.organisationId, {
+      last_online_at: new Date().toISOString(),
+    });
+    const stat = async () => {
+      const res = await client.get('/api/devices/stat');
+      expect(res.statusCode).toBe(200);
+      const found = res.json<{ data: DeviceStat }>().data.devices.find((d) => d.id === device.id);
+      return {
+        current: found?.current,
+        open: found?.open_events,
+        issues: res.json<{ data: DeviceStat }>().data.issues_count,
+      };
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // The start of a window of STAT_FRESH_MS, so the steps below fall in the same one.
+      const start = Math.ceil(Date.now() / STAT_FRESH_MS) * STAT_FRESH_MS;
+      vi.setSystemTime(start);
+      expect(await stat()).toEqual({ current: null, open: 0, issues: 0 });
+      // The gateway writes a sample's value (no fleet change), and a person opens an event.
+      await t.db
+        .updateTable('device_live')
+        .set({ current: 7.5 })
+        .where('device_id', '=', device.id)
+        .execute();
+      const created = await client.post('/api/devices/events/add', {
+        device_id: device.id,
+        severity: 'critical',
+        title: 'Дверь не закрывается',
+        description: null,
+      });
+      expect(created.statusCode).toBe(201);
+      // The event shows at once; the device as read in this window is kept.
+      vi.setSystemTime(start + STAT_FRESH_MS - 1);
+      expect(await stat()).toEqual({ current: null, open: 1, issues: 1 });
+      // The next window reads the devices again.
+      vi.setSystemTime(start + STAT_FRESH_MS);
+      expect(await stat()).toEqual({ current: 7.5, open: 1, issues: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('narrows to a device type by id or slug, and answers 404 for an unknown type', async () => {
