@@ -23,7 +23,8 @@
 // reference, is not the server's cold start (its first minute's p99 is several times a warm one's).
 // Targets, per database: after the first 10 minutes RSS grows less than 0.5 MB/min (least squares
 // over the 5-second samples from minute 10 to the end); no minute's API p99 more than 20 % above
-// the first minute's (a faster minute is no miss); no error: a non-2xx answer, a failed or
+// the first minute's (a faster minute is no miss; a minute in which the hypervisor took 5 % or more
+// of the machine's CPU time is shown but not judged, see STEAL_LIMIT); no error: a non-2xx answer, a failed or
 // timed-out request (10 s), a publish without its PUBACK within 10 s, a device disconnected, or a
 // sample the server rejected. The events and notifications the faults made are counted at the end.
 // Beside them, in the same run: a bare Fastify hello-world asked by the same 20 clients at the same
@@ -65,6 +66,13 @@ const SLOPE_FROM = Math.min(
 /** A minute of the same load before minute 1 (shown as minute 0), so minute 1 is not a cold start. */
 const WARM_UP_MS = process.env.SOAK_WARM_UP === '0' ? 0 : 60_000;
 const TARGETS = { rssMbPerMinute: 0.5, p99Rise: 0.2 };
+/**
+ * A minute in which the hypervisor took this share of the machine's CPU time or more (steal)
+ * measures the machine, not the server: it is shown but not judged by the p99 target, and when the
+ * first minute is one, the first minute without is the reference. When more than a third of the
+ * minutes are such, the target is not judged at all (a miss).
+ */
+const STEAL_LIMIT = 0.05;
 const DEVICES = 200;
 const SEND_EVERY_MS = 1_000;
 const FAULT_EVERY_SECONDS = 15 * 60;
@@ -530,11 +538,17 @@ async function soakOn(database, cleanups) {
   const errorTotal = Object.values(errors).reduce((sum, n) => sum + n, 0);
   const window = rssSamples.filter((point) => point.x >= SLOPE_FROM);
   const rssSlope = slope(window);
-  const firstP99 = measured[0].p99;
-  const later = measured.slice(1);
-  const worst = later.reduce((w, row) => (row.p99 > w.p99 ? row : w), later[0]);
-  const best = later.reduce((b, row) => (row.p99 < b.p99 ? row : b), later[0]);
+  const stalled = measured.filter((row) => row.steal >= STEAL_LIMIT);
+  const judgeable = stalled.length * 3 <= measured.length;
+  const judged = judgeable ? measured.filter((row) => row.steal < STEAL_LIMIT) : measured;
+  const first = judged[0];
+  const firstP99 = first.p99;
+  const later = judged.slice(1);
+  const worst = later.reduce((w, row) => (row.p99 > w.p99 ? row : w), later[0] ?? first);
+  const best = later.reduce((b, row) => (row.p99 < b.p99 ? row : b), later[0] ?? first);
   const rise = worst.p99 / firstP99 - 1;
+  // Over every minute, stalled ones included, against minute 1: shown beside the verdict.
+  const worstOfAll = measured.slice(1).reduce((w, row) => (row.p99 > w.p99 ? row : w), measured[0]);
   const worstLag = measured.reduce((w, row) => (row.lag > w.lag ? row : w), measured[0]);
   const result = {
     database,
@@ -552,10 +566,14 @@ async function soakOn(database, cleanups) {
     rssSamples: window.length,
     rssFrom: window[0]?.y ?? Number.NaN,
     rssTo: window.at(-1)?.y ?? Number.NaN,
+    first,
     firstP99,
     worst,
     best,
     rise,
+    stalled,
+    judgeable,
+    worstOfAll,
     worstLag,
     plainInserts,
     hello,
@@ -615,7 +633,18 @@ for (const database of DATABASES) {
 
 const met = (/** @type {boolean} */ ok) => (ok ? 'met' : '**MISSED**');
 const rssOk = (/** @type {any} */ r) => r.rssSlope < TARGETS.rssMbPerMinute;
-const p99Ok = (/** @type {any} */ r) => r.rise <= TARGETS.p99Rise;
+const p99Ok = (/** @type {any} */ r) => r.judgeable && r.rise <= TARGETS.p99Rise;
+/** What the p99 verdict left out, and the slowest minute of all against minute 1. */
+const stalledNote = (/** @type {any} */ r) => {
+  if (r.stalled.length === 0) return '';
+  const list = r.stalled
+    .map((/** @type {any} */ row) => `${row.minute} (${fmt(row.steal * 100, 1)} %)`)
+    .join(', ');
+  const all = `over every minute the slowest is minute ${r.worstOfAll.minute}, ${fmt(r.worstOfAll.p99, 1)} ms (${pct(r.worstOfAll.p99 / r.table.find((/** @type {any} */ row) => row.minute === 1).p99 - 1)} against minute 1)`;
+  return r.judgeable
+    ? ` Not judged: minute${r.stalled.length > 1 ? 's' : ''} ${list}, in which the hypervisor took ${fmt(STEAL_LIMIT * 100)} % or more of the machine's CPU time (steal); ${all}.`
+    : ` Not judged at all: in ${r.stalled.length} of ${r.table.length - 1} minutes the hypervisor took ${fmt(STEAL_LIMIT * 100)} % or more of the machine's CPU time (steal: ${list}); ${all}.`;
+};
 const pct = (/** @type {number} */ share) => `${share >= 0 ? '+' : ''}${fmt(share * 100)} %`;
 const short = MINUTES < FULL_MINUTES;
 const lines = [
@@ -654,8 +683,8 @@ for (const r of results) {
     '',
     `- RSS growth from minute ${SLOPE_FROM} to ${MINUTES}: **${fmt(r.rssSlope, 2)} MB/min** (least squares over ${r.rssSamples} samples 5 s apart; ` +
       `${fmt(r.rssFrom, 1)} → ${fmt(r.rssTo, 1)} MB); target < ${TARGETS.rssMbPerMinute} MB/min — ${met(rssOk(r))}.`,
-    `- API p99: first minute ${fmt(r.firstP99, 1)} ms; the slowest later minute is minute ${r.worst.minute}, **${fmt(r.worst.p99, 1)} ms (${pct(r.rise)})**, ` +
-      `the fastest minute ${r.best.minute}, ${fmt(r.best.p99, 1)} ms (${pct(r.best.p99 / r.firstP99 - 1)}); target: no minute more than ${fmt(TARGETS.p99Rise * 100)} % above the first — ${met(p99Ok(r))}.`,
+    `- API p99: first minute${r.first.minute === 1 ? '' : ` judged (minute ${r.first.minute})`} ${fmt(r.firstP99, 1)} ms; the slowest later minute is minute ${r.worst.minute}, **${fmt(r.worst.p99, 1)} ms (${pct(r.rise)})**, ` +
+      `the fastest minute ${r.best.minute}, ${fmt(r.best.p99, 1)} ms (${pct(r.best.p99 / r.firstP99 - 1)}); target: no minute more than ${fmt(TARGETS.p99Rise * 100)} % above the first — ${met(p99Ok(r))}.${stalledNote(r)}`,
     `- Errors: **${r.errorTotal}** (failed or non-2xx requests ${r.errors.failedRequests}, publishes without PUBACK within 10 s ${r.errors.missingPuback}, ` +
       `device disconnects or MQTT errors ${r.errors.disconnects}, samples rejected ${r.errors.rejectedSamples})${failed}; target 0 — ${met(r.errorTotal === 0)}.`,
     `- Load held: ${fmt(r.requests)} requests of ${fmt(r.scheduled)} scheduled; ${fmt(r.counts.acknowledged)} of ${fmt(r.counts.sent)} samples acknowledged ` +
@@ -701,7 +730,7 @@ writeResults('soak', {
       name: `Soak, ${r.label}: API p99 of the slowest minute against the first`,
       value: r.rise * 100,
       unit: '%',
-      detail: `first minute ${fmt(r.firstP99, 1)} ms, minute ${r.worst.minute} ${fmt(r.worst.p99, 1)} ms`,
+      detail: `minute ${r.first.minute} ${fmt(r.firstP99, 1)} ms, minute ${r.worst.minute} ${fmt(r.worst.p99, 1)} ms${r.stalled.length ? `; not judged (steal ≥ ${fmt(STEAL_LIMIT * 100)} %): minutes ${r.stalled.map((/** @type {any} */ row) => row.minute).join(', ')}` : ''}`,
       target: `≤ +${fmt(TARGETS.p99Rise * 100)} % every minute`,
       met: p99Ok(r),
       raw: {
