@@ -1,11 +1,9 @@
 import type {
-  AclModule,
   AclRole,
   aclRoleAddBodySchema,
   aclRoleFindBodySchema,
   aclRoleUpdateBodySchema,
   Filters,
-  ModuleSlug,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
@@ -27,6 +25,7 @@ import {
   roleNameTaken,
   rolesQuery,
 } from './acl.repository.js';
+import { toModule } from './acl.presenter.js';
 
 /** `filters[field]` of `POST /api/acl/roles` and `POST /api/acl/role` (docs/people.md). */
 export const ROLE_FILTERS: FilterWhitelist = {
@@ -39,18 +38,6 @@ const MODULE_FILTERS: FilterWhitelist = {
   slug: { column: 'slug', type: 'string', operators: ['=', 'in'] },
   is_client_system: { column: 'is_client_system', type: 'boolean', operators: ['='] },
 };
-
-export const toModule = (m: {
-  id: number;
-  slug: string;
-  name: string;
-  is_client_system: number;
-}): AclModule => ({
-  id: m.id,
-  slug: m.slug as ModuleSlug,
-  name: m.name,
-  is_client_system: m.is_client_system === 1,
-});
 
 /** The client-system access modules, filtered. */
 export async function listClientModules(db: Kysely<Database>, filters: Filters | undefined) {

@@ -27,10 +27,9 @@ import {
   nextDocumentSequence,
   readDocumentPdf,
   saveDetails,
-  type DetailsRow,
-  type DocumentRow,
 } from './billing.repository.js';
-import { addDays, billingDay, dottedDate, inLedgerTransaction, postInTransaction } from './ledger.service.js';
+import { addDays, billingDay, inLedgerTransaction, postInTransaction } from './ledger.service.js';
+import { documentNumber, dottedDate, toBillingDocument, toDetails } from './billing.presenter.js';
 
 /** Invoices and acts (docs/billing.md "Documents") and the requisites they carry. */
 
@@ -56,10 +55,6 @@ const MONTHS_NOMINATIVE = [
 
 /** What the service is called on invoices and acts. */
 export const SERVICE_TITLE = 'Услуги мониторинга оборудования Kontrol';
-
-export function documentNumber(row: { year: number; sequence: number }): string {
-  return `${row.year}-${row.sequence}`;
-}
 
 const DOCUMENT_FILTERS: FilterWhitelist = {
   kind: { column: 'kind', type: 'string', operators: ['='] },
@@ -91,50 +86,12 @@ export async function organisationDetails(db: Kysely<Database>, organisationId: 
   return toDetails(await findDetails(db, organisationId));
 }
 
-export function toBillingDocument(row: DocumentRow): BillingDocument {
-  return {
-    id: row.id,
-    kind: row.kind,
-    number: documentNumber(row),
-    date: row.date,
-    amount: Number(row.amount),
-    vat: Number(row.vat),
-    vat_percent: Number(row.vat_percent),
-    period: row.period,
-    status: row.status,
-    paid_at: row.paid_at,
-    created_at: row.created_at,
-    download_url: `/api/payment/documents/${row.id}/pdf`,
-  };
-}
-
 /** VAT inside an amount that includes it, rounded to the kopeck. */
 export function vatIncluded(amount: number, vatPercent: number): number {
   return Math.round((amount * vatPercent) / (100 + vatPercent));
 }
 
 // Organisation details.
-
-/** The stored requisites as `GET /api/users/organization` answers them (without the organisation's id). */
-export function toDetails(row: DetailsRow | undefined) {
-  if (!row) return null;
-  return {
-    legal_name: row.legal_name,
-    inn: row.inn,
-    kpp: row.kpp,
-    ogrn: row.ogrn,
-    legal_address: row.legal_address,
-    postal_address: row.postal_address,
-    bank_name: row.bank_name,
-    bik: row.bik,
-    correspondent_account: row.correspondent_account,
-    settlement_account: row.settlement_account,
-    director: row.director,
-    accountant: row.accountant,
-    documents_email: row.documents_email,
-    updated_at: row.updated_at,
-  };
-}
 
 export async function updateDetails(db: Kysely<Database>, organisationId: number, body: OrganisationDetails) {
   await saveDetails(db, {

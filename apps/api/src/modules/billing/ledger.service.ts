@@ -4,9 +4,7 @@ import {
   formatKopecksRu,
   localDateTime,
   zonedDayStart,
-  translate,
   type Balance,
-  type LedgerEntry,
   type Filters,
   type LedgerKind,
   type Locale,
@@ -26,8 +24,8 @@ import {
   moveBalance,
   organisationsWithAccounts,
   setChargedThrough,
-  type LedgerRow,
 } from './billing.repository.js';
+import { dottedDate, toLedgerEntry } from './billing.presenter.js';
 
 /**
  * The ledger (docs/billing.md "Money"): every credit and debit is an entry; the balance is their
@@ -46,27 +44,6 @@ export function billingDay(ts: number): string {
 /** The day after / before a `YYYY-MM-DD`. */
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/**
- * An entry's description in the reader's language: the ledger keeps the Russian text of the
- * accounting documents, and the entries Kontrol writes itself (charges, payments) are worded anew
- * from what they record; the operator's corrections keep their own words.
- */
-export function describeEntry(row: LedgerRow, locale: Locale): string {
-  const [kind, ref] = (row.reference ?? '').split(':', 2);
-  if (row.kind === 'charge' && kind === 'charge' && ref && row.quantity !== null && row.unit_price !== null) {
-    return translate(locale, 'billing.entry.charge', {
-      date: locale === 'ru' ? dottedDate(ref) : ref,
-      count: row.quantity,
-      price: locale === 'ru' ? formatKopecksRu(row.unit_price) : (row.unit_price / 100).toFixed(2),
-    });
-  }
-  if (row.kind === 'payment' && kind === 'payment' && ref)
-    return translate(locale, 'billing.entry.online_payment', { id: ref });
-  if (row.kind === 'payment' && kind === 'invoice' && ref)
-    return translate(locale, 'billing.entry.invoice_payment', { number: ref });
-  return row.description;
 }
 
 /** Filters of `POST /api/users/balance_log` and its CSV. */
@@ -98,21 +75,6 @@ export async function ledgerEntries(
 ) {
   const rows = await applyFilters(ledgerQuery(db, organisationId), filters, LEDGER_FILTERS).execute();
   return rows.map((row) => toLedgerEntry(row, locale));
-}
-
-export function toLedgerEntry(row: LedgerRow, locale: Locale): LedgerEntry {
-  return {
-    id: row.id,
-    kind: row.kind,
-    amount: Number(row.amount),
-    balance_after: Number(row.balance_after),
-    description: describeEntry(row, locale),
-    reference: row.reference,
-    quantity: row.quantity,
-    unit_price: row.unit_price,
-    test_money: Number(row.test_money) === 1,
-    created_at: row.created_at,
-  };
 }
 
 export interface LedgerPosting {
@@ -220,12 +182,6 @@ export async function readBalance(
     vat_percent: settings.vatPercent,
     top_up: settings.topUp,
   };
-}
-
-/** `DD.MM.YYYY` of a `YYYY-MM-DD`, as Russian documents write dates. */
-export function dottedDate(day: string): string {
-  const [year, month, date] = day.split('-');
-  return `${date}.${month}.${year}`;
 }
 
 /**

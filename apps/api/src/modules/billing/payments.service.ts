@@ -11,9 +11,9 @@ import {
   paymentsQuery,
   setPaymentExternal,
   settlePayment,
-  type PaymentRow,
 } from './billing.repository.js';
 import { inLedgerTransaction, postInTransaction } from './ledger.service.js';
+import { toPayment } from './billing.presenter.js';
 import type { PaymentProvider } from './payment-providers.js';
 
 /** Top-ups through a payment provider (docs/billing.md "Payments"). */
@@ -39,18 +39,6 @@ export async function sandboxPayment(db: Kysely<Database>, providerName: string,
   const payment = await findPaymentByExternalId(db, providerName, externalId);
   if (!payment) throw notFound();
   return payment;
-}
-
-export function toPayment(row: PaymentRow): Payment {
-  return {
-    id: row.id,
-    amount: Number(row.amount),
-    status: row.status,
-    provider: row.provider,
-    confirmation_url: row.status === 'pending' ? row.confirmation_url : null,
-    created_at: row.created_at,
-    completed_at: row.completed_at,
-  };
 }
 
 export async function findPayment(

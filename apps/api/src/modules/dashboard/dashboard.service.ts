@@ -1,5 +1,4 @@
 import {
-  DEVICE_STATES,
   dashboardCounters,
   isTimeZone,
   localDateTime,
@@ -28,57 +27,11 @@ import {
   findOpenComplaintTotals,
   findOpenEventTotals,
   findReportDevice,
-  type DashboardDeviceRow,
   type OpenComplaintTotal,
-  type OpenEventTotal,
 } from './dashboard.repository.js';
+import { toDashboardDevice, withProblems } from './dashboard.presenter.js';
 
 const HOUR_MS = 3_600_000;
-const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
-
-/** A device as the stat reads it from the fleet, before its open events and complaints. */
-function toDashboardDevice(row: DashboardDeviceRow): DashboardDevice {
-  const lastWash =
-    row.last_wash_ts === null || row.last_wash_ts === undefined ? null : Number(row.last_wash_ts);
-  return {
-    id: row.id,
-    name: row.name,
-    type_id: row.type_id,
-    address_id: row.address_id,
-    room_id: row.room_id,
-    is_smart: row.controller_id !== null || row.template_id !== null,
-    template_id: row.template_id,
-    shift_start: row.shift_start,
-    time_zone: row.time_zone,
-    last_online: { last_utc: row.last_online_at ?? null },
-    work_start: { date: row.work_start_date ?? null, start: row.work_start_time ?? null },
-    wash_interval_hours: row.wash_interval_hours === null ? null : Number(row.wash_interval_hours),
-    last_wash_at: lastWash === null ? null : new Date(lastWash).toISOString(),
-    state: row.state === null || row.state === undefined ? null : (DEVICE_STATES[row.state] ?? null),
-    current: row.current ?? null,
-    temperature: row.temperature ?? null,
-    open_events: 0,
-    open_complaints: 0,
-    open_severity: null,
-    problem_since: null,
-  };
-}
-
-/** The device with its open events and complaints laid over; the same object when it has none. */
-function withProblems(
-  device: DashboardDevice,
-  open: OpenEventTotal | undefined,
-  openComplaints: number,
-): DashboardDevice {
-  if (!open && openComplaints === 0) return device;
-  return {
-    ...device,
-    open_events: open ? Number(open.open_events) : 0,
-    open_complaints: openComplaints,
-    open_severity: open ? (SEVERITIES[Number(open.severity_rank)] ?? null) : null,
-    problem_since: open ? new Date(Number(open.since_ts)).toISOString() : null,
-  };
-}
 
 /**
  * The stat's devices of the organisation (of one type) as read from the fleet, without their open

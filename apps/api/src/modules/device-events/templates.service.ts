@@ -1,12 +1,10 @@
 import {
   RULE_KEY_PATTERN,
-  type DeviceEventTemplate,
   type deviceEventTemplateBodySchema,
   type EventRule,
   type MessageKey,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import { parseNorms, parseRules } from '@kontrol/gateway';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
@@ -22,25 +20,10 @@ import {
   templateDevices,
   templatesQuery,
   updateTemplate as updateTemplateRow,
-  type TemplateRow,
 } from './templates.repository.js';
+import { toTemplate } from './templates.presenter.js';
 
 export type TemplateInput = z.output<typeof deviceEventTemplateBodySchema>;
-
-export function toTemplate(row: TemplateRow, deviceIds: readonly number[]): DeviceEventTemplate {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    device_type_id: row.device_type_id,
-    device_id: row.device_id,
-    norms: parseNorms(row.norms),
-    rules: parseRules(row.rules),
-    device_ids: [...deviceIds],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 export async function listTemplates(db: Kysely<Database>, organisationId: number) {
   const rows = await templatesQuery(db, organisationId).orderBy('name').orderBy('id').execute();

@@ -1,4 +1,4 @@
-import type { ServiceEntry, ServiceEntryKind, serviceEntryBodySchema } from '@kontrol/contracts';
+import type { ServiceEntry, serviceEntryBodySchema } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
@@ -10,28 +10,11 @@ import {
   findServiceEntry,
   insertServiceEntry,
   listServiceEntries,
-  type ServiceEntryRow,
 } from './device-service-log.repository.js';
+import { toServiceEntry } from './devices.presenter.js';
 import { findDeviceState } from './devices.repository.js';
 
 export type ServiceEntryInput = z.output<typeof serviceEntryBodySchema>;
-
-export function toServiceEntry(row: ServiceEntryRow): ServiceEntry {
-  return {
-    id: row.id,
-    device_id: row.device_id,
-    date: row.date,
-    kind: row.kind as ServiceEntryKind,
-    performed_by: row.performed_by,
-    part: row.part,
-    note: row.note,
-    created_by:
-      row.created_by_user_id !== null && row.created_by_name !== null
-        ? { id: row.created_by_user_id, name: row.created_by_name }
-        : null,
-    created_at: row.created_at,
-  };
-}
 
 /** `YYYY-MM-DD` plus whole days, on the calendar (no time zone involved). */
 export function addDays(date: string, days: number): string {

@@ -1,4 +1,5 @@
-import type { Device } from '@kontrol/contracts';
+import type { Device, ServiceEntry, ServiceEntryKind } from '@kontrol/contracts';
+import type { ServiceEntryRow } from './device-service-log.repository.js';
 import type { DeviceRow } from './devices.repository.js';
 
 /** A device row as the API answers it (`deviceSchema`). */
@@ -24,5 +25,22 @@ export function toDevice(row: DeviceRow): Device {
     credential_issued_at: row.credential_issued_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+export function toServiceEntry(row: ServiceEntryRow): ServiceEntry {
+  return {
+    id: row.id,
+    device_id: row.device_id,
+    date: row.date,
+    kind: row.kind as ServiceEntryKind,
+    performed_by: row.performed_by,
+    part: row.part,
+    note: row.note,
+    created_by:
+      row.created_by_user_id !== null && row.created_by_name !== null
+        ? { id: row.created_by_user_id, name: row.created_by_name }
+        : null,
+    created_at: row.created_at,
   };
 }

@@ -30,10 +30,10 @@ import {
   setDeviceSet,
   setRecipes,
   type BindRow,
-  type BindView,
   type CurrentRecipe,
   type DeployDevice,
 } from './recipe-deploy.repository.js';
+import { toBind } from './recipe-deploy.presenter.js';
 
 export type UploadStatus = z.infer<typeof uploadStatusSchema>;
 export type CrcFile = z.infer<typeof crcFileSchema>;
@@ -47,23 +47,6 @@ type Named = 'path' | 'body';
 
 const invalid = (field: string, key: MessageKey, params?: Record<string, string | number>) =>
   new FieldValidationError({ [field]: [key] }, params ? { [key]: params } : {});
-
-function toBind(row: BindView): RecipeBind {
-  return {
-    id: row.id,
-    device_id: row.device_id,
-    recipe_id: row.recipe_id,
-    set_id: row.set_id,
-    version: row.version,
-    crc: row.crc,
-    state: row.state,
-    error: row.error as RecipeBind['error'],
-    reported_crc: row.reported_crc,
-    attempts: row.attempts,
-    outdated: row.recipe_version !== row.version,
-    updated_at: row.updated_at,
-  };
-}
 
 /** The device of the organisation a deploy goes to: it must have a controller to take files. */
 async function deployTarget(db: Kysely<Database>, organisationId: number, deviceId: number, named: Named) {

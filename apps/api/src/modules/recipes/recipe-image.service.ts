@@ -3,7 +3,8 @@ import { notFound } from '../../lib/http-errors.js';
 import { checkedImageType } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
 import { findImage, insertImage } from './recipes.repository.js';
-import { recipeImageUrl, type RecipeDeps } from './recipes.service.js';
+import { recipeImageUrl } from './recipes.presenter.js';
+import type { RecipeDeps } from './recipes.service.js';
 
 /**
  * Stores an uploaded recipe image: JPEG, PNG or WebP by its bytes, at most ADDRESS_IMAGE_MAX_BYTES

@@ -41,6 +41,7 @@ import {
   type RecipeColumns,
   type RecipeRow,
 } from './recipes.repository.js';
+import { toRecipe } from './recipes.presenter.js';
 
 export type RecipeInput = z.output<typeof recipeBodySchema>;
 
@@ -49,28 +50,6 @@ export interface RecipeDeps {
   images: ImageFileStore;
   /** Where an image file that could not be removed after the database changed is reported. */
   log: FastifyBaseLogger;
-}
-
-/** Where the console loads a recipe image from (`GET /api/recipes/images/{file}`). */
-export const recipeImageUrl = (file: string) => `/api/recipes/images/${file}`;
-
-export function toRecipe(row: RecipeRow, setIds: readonly number[]): Recipe {
-  return {
-    id: row.id,
-    name: row.name,
-    device_type_id: row.device_type_id,
-    category: row.category,
-    description: row.description,
-    image: row.image,
-    image_url: row.image === null ? null : recipeImageUrl(row.image),
-    steps: JSON.parse(row.steps) as RecipeStep[],
-    version: row.version,
-    crc: row.crc,
-    duration_seconds: row.duration_seconds,
-    set_ids: [...setIds],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
 }
 
 /** Recipes with the ids of their sets, read in one query for all of them. */

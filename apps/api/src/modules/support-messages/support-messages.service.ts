@@ -12,23 +12,11 @@ import {
   markMessagesRead,
   markRead,
   messagesQuery,
-  type SupportMessageRow,
 } from './support-messages.repository.js';
+import { toSupportMessage } from './support-messages.presenter.js';
 
 /** The name support signs with when the operator gives none (`support:reply --name`). */
 export const DEFAULT_SUPPORT_NAME = 'Поддержка Kontrol';
-
-export function toSupportMessage(row: SupportMessageRow): SupportMessage {
-  const fromSupport = row.from_support === 1;
-  return {
-    id: row.id,
-    text: row.text,
-    from: fromSupport ? 'support' : 'organisation',
-    author: { id: fromSupport ? null : row.author_id, name: row.author_name },
-    created_at: row.created_at,
-    read_at: row.read_at,
-  };
-}
 
 export { countUnreadFromSupport as unreadCount };
 

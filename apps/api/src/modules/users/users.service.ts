@@ -18,7 +18,7 @@ import { FieldValidationError, forbidden, notFound } from '../../lib/http-errors
 import { hashPassword } from '../../lib/password.js';
 import { minutesFromNow, nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
-import { toModule } from '../acl/acl.service.js';
+import { toModule } from '../acl/acl.presenter.js';
 import { findRole, modulesOfRoles } from '../acl/acl.repository.js';
 import { sendVerification, type AuthDeps } from '../auth/auth.service.js';
 import { deleteUserSessions } from '../auth/sessions.repository.js';
