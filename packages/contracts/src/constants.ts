@@ -21,6 +21,13 @@ export const LOCALE_COOKIE = 'kontrol_locale';
 export const GUEST_FLAG = { guest: 'isGuest', notGuest: 'isNotGuest' } as const;
 
 export const API_BASE_PATH = '/api';
+/**
+ * What the server writes into an account page for the console to read (docs/console-shell.md):
+ * the element holding the signed-in user as a JSON data block, and the attribute marking the
+ * preloaded API reads the console takes over.
+ */
+export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
+export const EARLY_FETCH_ATTRIBUTE = 'data-early';
 /** Statuses that sign a signed-in user out (docs/contract.md, "Error catalogue", "Constants and limits"). */
 export const LOGOUT_STATUSES = [401, 419] as const;
 export const HTTP_TIMEOUT_MS = 0;

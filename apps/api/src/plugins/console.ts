@@ -5,6 +5,8 @@ import {
   API_BASE_PATH,
   DEFAULT_LOCALE,
   DEVICE_STAT_URL,
+  EARLY_FETCH_ATTRIBUTE,
+  INLINE_USER_ELEMENT_ID,
   LOCALE_COOKIE,
   MODULE_LABELS,
   MODULE_SLUGS,
@@ -21,8 +23,6 @@ import { toAuthUser } from '../modules/users/users.presenter.js';
 import { sessionUser } from './auth.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** The element the console reads the signed-in user from (apps/console features/auth/session.ts). */
-export const INLINE_USER_ID = 'kontrol-user';
 /** The account frame's module in the console's build manifest. */
 const ACCOUNT_FRAME_SOURCE = 'src/app/layout/account-layout.tsx';
 /** The console's entry in its build manifest. */
@@ -125,7 +125,10 @@ export function earlyRequestLinks(
   if (held.has('dashboard') && pathname === '/account/dashboard' && !new URLSearchParams(search).has('type'))
     urls.add(DEVICE_STAT_URL);
   return [...urls]
-    .map((url) => `<link rel="preload" as="fetch" crossorigin data-early href="${API_BASE_PATH}${url}">`)
+    .map(
+      (url) =>
+        `<link rel="preload" as="fetch" crossorigin ${EARLY_FETCH_ATTRIBUTE} href="${API_BASE_PATH}${url}">`,
+    )
     .join('');
 }
 
@@ -245,7 +248,7 @@ export const consolePlugin = fp(
         return reply.header('cache-control', 'no-cache').sendFile('index.html');
       const authUser = toAuthUser(user);
       const head =
-        `<script type="application/json" id="${INLINE_USER_ID}">${jsonForHtml(authUser)}</script>` +
+        `<script type="application/json" id="${INLINE_USER_ELEMENT_ID}">${jsonForHtml(authUser)}</script>` +
         earlyRequestLinks(authUser, path, request.url.slice(path.length)) +
         (manifest ? accountPreloads(manifest, path) : '');
       const html = withRootContent(

@@ -1,7 +1,4 @@
-import { API_BASE_PATH } from '@kontrol/contracts';
-
-/** The element the server inlines the signed-in user into (apps/api plugins/console.ts). */
-export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
+import { API_BASE_PATH, EARLY_FETCH_ATTRIBUTE } from '@kontrol/contracts';
 
 /**
  * An early request's outcome: the parsed body of a 2xx answer, or the status of another answer
@@ -10,7 +7,7 @@ export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
 export type EarlyAnswer = { ok: true; body: unknown } | { ok: false; status?: number };
 
 /** The preload links of the early requests the server wrote into the page (apps/api plugins/console.ts). */
-const EARLY_LINKS = 'link[rel="preload"][as="fetch"][data-early]';
+const EARLY_LINKS = `link[rel="preload"][as="fetch"][${EARLY_FETCH_ATTRIBUTE}]`;
 
 /**
  * The answer of a request the server started with the page, once: a signed-in visitor's page
@@ -26,7 +23,7 @@ export function takeEarlyResponse(url: string): Promise<EarlyAnswer> | undefined
     (one) => one.getAttribute('href') === href,
   );
   if (!link) return undefined;
-  link.removeAttribute('data-early'); // taken: the preload itself stays as it is
+  link.removeAttribute(EARLY_FETCH_ATTRIBUTE); // taken: the preload itself stays as it is
   return fetch(new URL(href, document.baseURI)).then(
     async (response): Promise<EarlyAnswer> => {
       if (!response.ok) return { ok: false, status: response.status };

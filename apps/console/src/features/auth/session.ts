@@ -1,9 +1,8 @@
-import type { AuthUser } from '@kontrol/contracts';
+import { INLINE_USER_ELEMENT_ID, type AuthUser } from '@kontrol/contracts';
 import { modulePaths, pathModules, paths, pathsWithoutModule } from '../../config/paths';
 import { queryClient } from '../../lib/query-client';
 import { getAuthUser } from './api/get-auth-user';
 import { isRememberedAsSignedIn, rememberGuest } from './guest-flag';
-import { INLINE_USER_ELEMENT_ID } from '../../early/early-responses';
 
 /** The signed-in user lives in the query cache under this key; absent means nobody is signed in. */
 export const authUserKey = ['auth-user'] as const;
