@@ -94,8 +94,8 @@ export const securityPlugin = fp(
       threshold: 1024,
       // An answer held in memory up to 64 KB (a page of any list) is compressed in one call on
       // the event loop, about 0.1 ms for a page of events; the plugin's default on two cores
-      // (8 KB) sends such a page through a zlib stream on the thread pool instead, whose hops
-      // back to a busy event loop doubled its slowest answers in the soak (docs/benchmarks.md).
+      // (8 KB) sends such a page through a zlib stream on the thread pool instead, and each hop
+      // back to a busy event loop waits its turn: the page's slowest answers took a third longer.
       syncThreshold: 64 * 1024,
       brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
     });
