@@ -76,9 +76,17 @@ export const deviceLimitsSchema = z.object({
 });
 export type DeviceLimits = z.infer<typeof deviceLimitsSchema>;
 
+/** The day {@link utcDay} named last, kept: the device limiter asks it for every message. */
+const lastDay = { start: 0, end: 0, text: '' };
+
 /** The UTC day of a moment, `YYYY-MM-DD`. */
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  if (ms >= lastDay.start && ms < lastDay.end) return lastDay.text;
+  const text = new Date(ms).toISOString().slice(0, 10);
+  lastDay.start = ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);
+  lastDay.end = lastDay.start + 86_400_000;
+  lastDay.text = text;
+  return text;
 }
 
 /** Digits in groups of three with a space (`150 000`), the same in both languages. */

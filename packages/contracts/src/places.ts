@@ -34,15 +34,21 @@ export const timeOfDaySchema = z
   .string()
   .refine((value) => TIME_OF_DAY_PATTERN.test(value), { params: { key: 'field.time_of_day' } });
 
+/** Zones found known, so that a request naming one does not build a formatter (about 0.1 ms) again. */
+const knownZones = new Set<string>();
+
 /** True when `zone` is an IANA time zone this runtime knows (`Europe/Moscow`, `Asia/Yekaterinburg`). */
 export function isTimeZone(zone: string): boolean {
+  if (knownZones.has(zone)) return true;
   if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+){0,2}$/.test(zone) && zone !== 'UTC') return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
   } catch {
     return false;
   }
+  // Only names that pass the pattern and that Intl knows: a few hundred at most.
+  knownZones.add(zone);
+  return true;
 }
 
 export const timeZoneSchema = z

@@ -29,14 +29,8 @@ function parts(ts: number, timeZone: string) {
   return out as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string>;
 }
 
-/** `YYYY-MM-DD` and `HH:MM` of `ts` (epoch ms) in `timeZone`. */
-export function localDateTime(ts: number, timeZone: string): { date: string; time: string } {
-  const p = parts(ts, timeZone);
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
-}
-
-/** How far `timeZone` is ahead of UTC at `ts`, in ms. */
-export function zoneOffsetMs(ts: number, timeZone: string): number {
+/** The zone's offset at `ts` (to the second), read from Intl: about 20 µs a call. */
+function readOffsetMs(ts: number, timeZone: string): number {
   const p = parts(ts, timeZone);
   const asUtc = Date.UTC(
     Number(p.year),
@@ -47,6 +41,39 @@ export function zoneOffsetMs(ts: number, timeZone: string): number {
     Number(p.second),
   );
   return asUtc - (ts - (ts % 1000));
+}
+
+const QUARTER_HOUR_MS = 900_000;
+/** Quarter hours whose offset each zone has read (NaN: the offset changes inside it). */
+const offsets = new Map<string, Map<number, number>>();
+/** Quarter hours kept per zone: a day and a half of one device's work, or a report's range. */
+const OFFSETS_KEPT = 256;
+
+/**
+ * How far `timeZone` is ahead of UTC at `ts`, in ms. The ingest asks this for every sample's
+ * minute, so the offset is read once per zone and quarter hour of UTC: when it is the same at the
+ * quarter's first and last second, it holds throughout (zones change at most once in 15 minutes);
+ * a quarter with a change is read at each moment asked.
+ */
+export function zoneOffsetMs(ts: number, timeZone: string): number {
+  const quarter = Math.floor(ts / QUARTER_HOUR_MS);
+  let zone = offsets.get(timeZone);
+  let offset = zone?.get(quarter);
+  if (offset === undefined) {
+    const start = quarter * QUARTER_HOUR_MS;
+    const first = readOffsetMs(start, timeZone);
+    offset = readOffsetMs(start + QUARTER_HOUR_MS - 1000, timeZone) === first ? first : Number.NaN;
+    if (!zone) offsets.set(timeZone, (zone = new Map()));
+    if (zone.size >= OFFSETS_KEPT) zone.clear();
+    zone.set(quarter, offset);
+  }
+  return Number.isNaN(offset) ? readOffsetMs(ts, timeZone) : offset;
+}
+
+/** `YYYY-MM-DD` and `HH:MM` of `ts` (epoch ms) in `timeZone`. */
+export function localDateTime(ts: number, timeZone: string): { date: string; time: string } {
+  const local = new Date(ts + zoneOffsetMs(ts, timeZone)).toISOString();
+  return { date: local.slice(0, 10), time: local.slice(11, 16) };
 }
 
 /** The moment (epoch ms) a local date `YYYY-MM-DD` begins in `timeZone`. */
