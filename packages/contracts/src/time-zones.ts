@@ -63,7 +63,7 @@ export function zoneOffsetMs(ts: number, timeZone: string): number {
     const start = quarter * QUARTER_HOUR_MS;
     const first = readOffsetMs(start, timeZone);
     offset = readOffsetMs(start + QUARTER_HOUR_MS - 1000, timeZone) === first ? first : Number.NaN;
-    if (!zone) offsets.set(timeZone, (zone = new Map()));
+    if (!zone) offsets.set(timeZone, (zone = new Map<number, number>()));
     if (zone.size >= OFFSETS_KEPT) zone.clear();
     zone.set(quarter, offset);
   }
