@@ -34,7 +34,8 @@ describe(
   () => {
     it('keeps the frame, says «Ошибка подключения» with a retry, and the form typed keeps its draft', async () => {
       const router = serve(() => HttpResponse.error());
-      const name = await screen.findByRole('textbox', { name: /^Название/ });
+      // The first test to open the form waits for its modules to be transformed: seconds on a slow machine.
+      const name = await screen.findByRole('textbox', { name: /^Название/ }, { timeout: 15_000 });
       await userEvent.type(name, 'Кафе на Тверской');
 
       await router.navigate('/account/profile');
@@ -58,7 +59,7 @@ describe(
 
     it('says a part is missing (a new version) when the server answers', async () => {
       const router = serve(() => HttpResponse.json({ status: 'ok' }));
-      await screen.findByRole('textbox', { name: /^Название/ });
+      await screen.findByRole('textbox', { name: /^Название/ }, { timeout: 15_000 });
       await router.navigate('/account/profile');
       await waitFor(() =>
         expect(screen.getByRole('alert')).toHaveTextContent(
