@@ -86,3 +86,24 @@ test("the page's early requests reach the server once: the console takes the pre
   for (const url of preloaded) expect(sent.get(url), url).toBe(1);
   expect(warnings).toEqual([]);
 });
+
+test('an account page preloads the scripts of its frame and its page, each then fetched once', async ({
+  page,
+}) => {
+  const fetched = new Map<string, number>();
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/assets/')) fetched.set(pathname, (fetched.get(pathname) ?? 0) + 1);
+  });
+  await signInWithApi(page, logins.admin);
+  await page.goto('/account/devices');
+  await expect(page.getByRole('tab', { name: 'Все устройства' })).toBeVisible();
+  const html = await (await page.request.get('/account/devices')).text();
+  const preloaded = [...html.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map(
+    (match) => match[1] ?? '',
+  );
+  // The build names a chunk after its module: the frame's layout and the devices list.
+  expect(preloaded.find((file) => file.includes('account-layout'))).toBeDefined();
+  expect(preloaded.find((file) => file.includes('devices-page'))).toBeDefined();
+  for (const file of preloaded) expect(fetched.get(file), file).toBe(1);
+});

@@ -4,7 +4,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import ts from 'typescript';
+import { CONSOLE_PRELOADS_FILE, type ConsolePreloads } from '@kontrol/contracts';
 import { describe, expect, it } from 'vitest';
+import { ACCOUNT_FRAME_MODULE, ACCOUNT_PAGE_MODULES } from './app/account-pages';
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 const CONTRACTS = resolve(SRC, '../../../packages/contracts/src');
@@ -155,8 +157,8 @@ describe('zod stays off the way to the first screens', () => {
   });
 });
 
-describe("the login page's initial JavaScript", () => {
-  it('is one chunk within the budget of docs/benchmarks.md (200 KB gzipped)', async () => {
+describe("the console's build", () => {
+  it("holds the login page to one chunk within the budget of docs/benchmarks.md (200 KB gzipped), and lists each account page's chunks for the server", async () => {
     const { build } = await import('vite');
     const outDir = mkdtempSync(join(tmpdir(), 'console-first-bundle-'));
     // Vite builds for production only when NODE_ENV says so (Vitest sets `test`).
@@ -189,6 +191,27 @@ describe("the login page's initial JavaScript", () => {
       // One request: the entry and nothing it imports from another chunk.
       expect(files).toEqual([expect.stringMatching(/^assets\/index-[\w-]+\.js$/)]);
       expect(gzipped).toBeLessThanOrEqual(200_000);
+
+      // What the server preloads (CONSOLE_PRELOADS_FILE): for the frame and each page, its own
+      // chunk first, then those it imports, every one a file of the build the entry does not load.
+      const preloads = JSON.parse(
+        readFileSync(join(outDir, CONSOLE_PRELOADS_FILE), 'utf8'),
+      ) as ConsolePreloads;
+      expect(Object.keys(preloads.pages).sort()).toEqual(Object.keys(ACCOUNT_PAGE_MODULES).sort());
+      const listed: [string, ConsolePreloads['frame']][] = [
+        [ACCOUNT_FRAME_MODULE, preloads.frame],
+        ...Object.entries(ACCOUNT_PAGE_MODULES).map(
+          ([segment, module]): [string, ConsolePreloads['frame']] => [module, preloads.pages[segment]!],
+        ),
+      ];
+      for (const [module, needs] of listed) {
+        expect(needs.scripts[0], module).toBe(manifest[module]?.file);
+        for (const file of [...needs.scripts, ...needs.styles]) {
+          expect(existsSync(join(outDir, file)), file).toBe(true);
+          expect(files, file).not.toContain(file);
+        }
+      }
+      expect(preloads.frame.styles.length).toBeGreaterThan(0);
     } finally {
       process.env.NODE_ENV = nodeEnv;
       rmSync(outDir, { recursive: true, force: true });

@@ -28,6 +28,19 @@ export const API_BASE_PATH = '/api';
  */
 export const INLINE_USER_ELEMENT_ID = 'kontrol-user';
 export const EARLY_FETCH_ATTRIBUTE = 'data-early';
+
+/**
+ * What the console's build writes beside its files for the server (docs/console-shell.md, "Styles
+ * and the first bundle"): per account page, by its path one level below `/account/`, and for the
+ * account frame itself, the scripts and stylesheets it needs that the first bundle does not load.
+ * The server preloads them in the account page it sends; it is never served (a dot folder).
+ */
+export const CONSOLE_PRELOADS_FILE = '.vite/preloads.json';
+export interface ConsolePreloads {
+  /** Paths relative to the console's root, as the page links them (`assets/…`). */
+  frame: { scripts: string[]; styles: string[] };
+  pages: Record<string, { scripts: string[]; styles: string[] }>;
+}
 /** Statuses that sign a signed-in user out (docs/contract.md, "Error catalogue", "Constants and limits"). */
 export const LOGOUT_STATUSES = [401, 419] as const;
 export const HTTP_TIMEOUT_MS = 0;

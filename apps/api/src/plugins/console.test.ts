@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { useTestApp } from '../test/test-app.js';
-import type { ModuleSlug } from '@kontrol/contracts';
+import { CONSOLE_PRELOADS_FILE, type ConsolePreloads, type ModuleSlug } from '@kontrol/contracts';
 import {
   accountFrame,
   accountPreloads,
@@ -15,35 +15,19 @@ import {
   withRootContent,
 } from './console.js';
 
-/** A console build as Vite writes it: index.html, the hashed assets and the private manifest. */
+/**
+ * A console build as it is written: index.html, the hashed assets and the private list of what
+ * the frame and each account page need beyond the first bundle (CONSOLE_PRELOADS_FILE).
+ */
 const dist = mkdtempSync(join(tmpdir(), 'kontrol-console-'));
-const manifest = {
-  'index.html': {
-    file: 'assets/index-a1.js',
-    isEntry: true,
-    imports: ['_Box-b2.js'],
-    css: ['assets/index-c3.css'],
+const preloads: ConsolePreloads = {
+  frame: {
+    scripts: ['assets/account-layout-e5.js', 'assets/Menu-d4.js'],
+    styles: ['assets/account-layout-f6.css'],
   },
-  '_Box-b2.js': { file: 'assets/Box-b2.js' },
-  '_Menu-d4.js': { file: 'assets/Menu-d4.js', imports: ['_Box-b2.js'] },
-  'src/app/layout/account-layout.tsx': {
-    file: 'assets/account-layout-e5.js',
-    src: 'src/app/layout/account-layout.tsx',
-    isDynamicEntry: true,
-    imports: ['index.html', '_Menu-d4.js'],
-    css: ['assets/account-layout-f6.css'],
-  },
-  'src/features/dashboard/routes/dashboard-page.tsx': {
-    file: 'assets/dashboard-page-g7.js',
-    src: 'src/features/dashboard/routes/dashboard-page.tsx',
-    isDynamicEntry: true,
-    imports: ['index.html', '_Box-b2.js'],
-  },
-  'src/app/routes/no-access-page.tsx': {
-    file: 'assets/no-access-page-h8.js',
-    src: 'src/app/routes/no-access-page.tsx',
-    isDynamicEntry: true,
-    imports: ['index.html'],
+  pages: {
+    dashboard: { scripts: ['assets/dashboard-page-g7.js', 'assets/Menu-d4.js'], styles: [] },
+    no_access: { scripts: ['assets/no-access-page-h8.js'], styles: ['assets/account-layout-f6.css'] },
   },
 };
 const INDEX =
@@ -54,7 +38,7 @@ const INDEX =
 mkdirSync(join(dist, '.vite'));
 mkdirSync(join(dist, 'assets'));
 writeFileSync(join(dist, 'index.html'), INDEX);
-writeFileSync(join(dist, '.vite/manifest.json'), JSON.stringify(manifest));
+writeFileSync(join(dist, CONSOLE_PRELOADS_FILE), JSON.stringify(preloads));
 writeFileSync(join(dist, 'assets/index-a1.js'), 'console.log(1);');
 
 const inlined = (html: string) => {
@@ -170,8 +154,8 @@ describe('console pages', () => {
     expect((await client.get('/account/profile')).body).toBe(INDEX);
   });
 
-  it('keep the build manifest private', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+  it('keep the list of preloads private', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/${CONSOLE_PRELOADS_FILE}` });
     expect(response.body).not.toContain('account-layout');
   });
 });
@@ -264,11 +248,26 @@ describe('jsonForHtml', () => {
 });
 
 describe('accountPreloads', () => {
-  it('preloads only the frame for a path deeper than one level, or a page without a chunk', () => {
-    for (const path of ['/account/dashboard/3', '/account/telemetry']) {
-      const links = accountPreloads(manifest, path);
+  it('preloads the frame and the page, each file once, scripts before stylesheets', () => {
+    expect(accountPreloads(preloads, '/account/no_access')).toBe(
+      '<link rel="modulepreload" crossorigin href="/assets/account-layout-e5.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/Menu-d4.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/no-access-page-h8.js">' +
+        '<link rel="preload" as="style" crossorigin href="/assets/account-layout-f6.css">',
+    );
+  });
+
+  it('preloads only the frame for a path deeper than one level, or a page the list lacks', () => {
+    for (const path of [
+      '/account/dashboard/3',
+      '/account/telemetry',
+      '/account/constructor',
+      '/account/__proto__',
+    ]) {
+      const links = accountPreloads(preloads, path);
       expect(links).toContain('account-layout-e5.js');
       expect(links).not.toContain('dashboard-page');
+      expect(links).not.toContain('no-access-page');
     }
   });
 });

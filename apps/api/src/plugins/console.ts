@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
   API_BASE_PATH,
+  CONSOLE_PRELOADS_FILE,
   DEFAULT_LOCALE,
   DEVICE_STAT_URL,
   EARLY_FETCH_ATTRIBUTE,
@@ -14,6 +15,7 @@ import {
   isLocale,
   translate,
   type AuthUser,
+  type ConsolePreloads,
   type Locale,
 } from '@kontrol/contracts';
 import fp from 'fastify-plugin';
@@ -23,21 +25,6 @@ import { toAuthUser } from '../modules/users/users.presenter.js';
 import { sessionUser } from './auth.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** The account frame's module in the console's build manifest. */
-const ACCOUNT_FRAME_SOURCE = 'src/app/layout/account-layout.tsx';
-/** The console's entry in its build manifest. */
-const CONSOLE_ENTRY = 'index.html';
-
-/** One chunk of Vite's build manifest (`dist/.vite/manifest.json`, `build.manifest: true`). */
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  css?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
 
 /**
  * JSON that can sit inside `<script type="application/json">`: `<`, `>` and `&` are written as
@@ -52,11 +39,12 @@ export function jsonForHtml(value: unknown): string {
   );
 }
 
-function readManifest(root: string): Manifest | undefined {
-  const file = join(root, '.vite/manifest.json');
+/** The console build's list of what each account page needs (CONSOLE_PRELOADS_FILE), if it wrote one. */
+function readPreloads(root: string): ConsolePreloads | undefined {
+  const file = join(root, CONSOLE_PRELOADS_FILE);
   if (!existsSync(file)) return undefined;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+    return JSON.parse(readFileSync(file, 'utf8')) as ConsolePreloads;
   } catch {
     return undefined;
   }
@@ -64,45 +52,25 @@ function readManifest(root: string): Manifest | undefined {
 
 /**
  * The `<link>` tags that fetch, beside the first bundle, what an account page needs next: the
- * account frame's chunk and the chunk of the page the path names, with the chunks they import and
- * their stylesheets. Stylesheets are preloaded, not linked: the boot frame paints without waiting
- * for them, and the chunk's loader (Vite's) links them, from the cache, before the chunk runs. A page's chunk is found by the console's naming rule: `/account/no_access` →
- * `…/no-access-page.tsx` (only for a path one level below `/account/`). Files the first bundle
- * loads anyway are left out.
+ * account frame's scripts and stylesheets and those of the page one level below `/account/` that
+ * the path names, as the console's build listed them (`vite.config.ts`). Stylesheets are
+ * preloaded, not linked: the boot frame paints without waiting for them, and the chunk's loader
+ * (Vite's) links them, from the cache, before the chunk runs.
  */
-export function accountPreloads(manifest: Manifest, pathname: string): string {
-  const keys = Object.keys(manifest);
-  const loaded = new Set<string>();
-  const visit = (key: string, into: Set<string>) => {
-    if (into.has(key) || !manifest[key]) return;
-    into.add(key);
-    for (const imported of manifest[key].imports ?? []) visit(imported, into);
-  };
-  visit(CONSOLE_ENTRY, loaded);
-
-  const wanted = [keys.find((key) => manifest[key]?.src === ACCOUNT_FRAME_SOURCE)];
+export function accountPreloads(preloads: ConsolePreloads, pathname: string): string {
+  const parts = [preloads.frame];
   const segments = pathname.split('/').filter(Boolean);
-  if (segments.length === 2 && /^[a-z0-9_-]+$/.test(segments[1] ?? '')) {
-    const name = `${(segments[1] ?? '').replace(/_/g, '-')}-page.tsx`;
-    wanted.push(
-      keys.find((key) => manifest[key]?.isDynamicEntry && basename(manifest[key].src ?? '') === name),
-    );
+  const segment = segments[1];
+  if (segments.length === 2 && segment !== undefined && Object.hasOwn(preloads.pages, segment)) {
+    const page = preloads.pages[segment];
+    if (page) parts.push(page);
   }
-  const needed = new Set<string>();
-  for (const key of wanted) if (key) visit(key, needed);
-
-  const scripts: string[] = [];
-  const styles: string[] = [];
-  const loadedCss = new Set([...loaded].flatMap((key) => manifest[key]?.css ?? []));
-  for (const key of needed) {
-    if (loaded.has(key)) continue;
-    const chunk = manifest[key];
-    if (!chunk) continue;
-    scripts.push(`<link rel="modulepreload" crossorigin href="/${chunk.file}">`);
-    for (const css of chunk.css ?? [])
-      if (!loadedCss.has(css)) styles.push(`<link rel="preload" as="style" crossorigin href="/${css}">`);
-  }
-  return [...new Set([...scripts, ...styles])].join('');
+  const scripts = new Set(parts.flatMap((part) => part.scripts));
+  const styles = new Set(parts.flatMap((part) => part.styles));
+  return [
+    ...[...scripts].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...[...styles].map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
+  ].join('');
 }
 
 /**
@@ -221,7 +189,7 @@ export const consolePlugin = fp(
     const built = existsSync(indexFile);
     // Read once: both change only with a new build, which means a new deployment.
     const indexHtml = built ? readFileSync(indexFile, 'utf8') : '';
-    const manifest = built ? readManifest(options.root) : undefined;
+    const preloads = built ? readPreloads(options.root) : undefined;
     // An account page's HTML before the user and the frame go in, worked out once.
     const accountHtml = withFrameFirst(indexHtml);
     if (built) {
@@ -231,7 +199,7 @@ export const consolePlugin = fp(
         wildcard: false,
         index: false,
         preCompressed: true,
-        // The build manifest (.vite/manifest.json) stays private: dot files are never served.
+        // The build's own lists (.vite/) stay private: dot files are never served.
         serveDotFiles: false,
         setHeaders: (reply, path) => {
           reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
@@ -250,7 +218,7 @@ export const consolePlugin = fp(
       const head =
         `<script type="application/json" id="${INLINE_USER_ELEMENT_ID}">${jsonForHtml(authUser)}</script>` +
         earlyRequestLinks(authUser, path, request.url.slice(path.length)) +
-        (manifest ? accountPreloads(manifest, path) : '');
+        (preloads ? accountPreloads(preloads, path) : '');
       const html = withRootContent(
         accountHtml.replace('</head>', () => `${head}</head>`), // a function: no `$&` patterns
         accountFrame(authUser, path, frameLocale(request)),
