@@ -196,7 +196,7 @@ export async function seedLists(server, admin, logins, amounts) {
       events: count('select count(*) as n from device_events where organisation_id = ?'),
       notifications: count('select count(*) as n from notifications where organisation_id = ?'),
       recipes: count('select count(*) as n from recipes where organisation_id = ?'),
-      complaints: count('select count(*) as n from alerts where organisation_id = ?'),
+      complaints: count('select count(*) as n from complaints where organisation_id = ?'),
       users: count('select count(*) as n from users where organisation_id = ?'),
     };
   } finally {

@@ -39,9 +39,9 @@ export interface Database {
   recipe_set_recipes: RecipeSetRecipesTable;
   device_recipe_binds: DeviceRecipeBindsTable;
   user_settings: UserSettingsTable;
-  alert_photos: AlertPhotosTable;
-  alerts: AlertsTable;
-  alert_events: AlertEventsTable;
+  complaint_photos: ComplaintPhotosTable;
+  complaints: ComplaintsTable;
+  complaint_events: ComplaintEventsTable;
   support_messages: SupportMessagesTable;
   integrations: IntegrationsTable;
   telegram_outbox: TelegramOutboxTable;
@@ -355,8 +355,8 @@ export interface NotificationsTable {
   read_at: string | null;
   /** When the e-mail and Telegram channels were given it (migration 0010); null until then. */
   dispatched_at: string | null;
-  /** The complaint it is about (migration 0010). */
-  alert_id: number | null;
+  /** The complaint it is about (migrations 0010, 0015). */
+  complaint_id: number | null;
   /**
    * When what it tells of happened (migration 0014): the device event's start, else `created_at`.
    * Every source writes it; null only in rows written without it, read as `created_at`.
@@ -504,16 +504,16 @@ export interface UserSettingsTable {
   updated_at: string;
 }
 
-/** An uploaded complaint photo (migration 0010): `file` is the server's name for it. */
-export interface AlertPhotosTable {
+/** An uploaded complaint photo (migrations 0010, 0015): `file` is the server's name for it. */
+export interface ComplaintPhotosTable {
   file: string;
   organisation_id: number;
   type: string;
   created_at: string;
 }
 
-/** A complaint (migration 0010); `photos` is a JSON array of `alert_photos.file`. */
-export interface AlertsTable {
+/** A complaint (migrations 0010, 0015); `photos` is a JSON array of `complaint_photos.file`. */
+export interface ComplaintsTable {
   id: Generated<number>;
   organisation_id: number;
   title: string;
@@ -531,18 +531,18 @@ export interface AlertsTable {
   resolved_at: string | null;
 }
 
-/** One entry of a complaint's timeline (migration 0010). */
-export interface AlertEventsTable {
+/** One entry of a complaint's timeline (migrations 0010, 0015). */
+export interface ComplaintEventsTable {
   id: Generated<number>;
   organisation_id: number;
-  alert_id: number;
+  complaint_id: number;
   kind: 'created' | 'comment' | 'status' | 'assignee' | 'priority';
   author_id: number | null;
   text: string | null;
-  from_status: AlertsTable['status'] | null;
-  to_status: AlertsTable['status'] | null;
+  from_status: ComplaintsTable['status'] | null;
+  to_status: ComplaintsTable['status'] | null;
   assignee_id: number | null;
-  priority: AlertsTable['priority'] | null;
+  priority: ComplaintsTable['priority'] | null;
   photos: string;
   created_at: string;
 }

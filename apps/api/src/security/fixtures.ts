@@ -43,14 +43,14 @@ export type Kind =
   | 'group'
   | 'service_entry'
   | 'event'
-  | 'alert'
+  | 'complaint'
   | 'integration'
   | 'telegram_token'
   | 'payment'
   | 'payment_external'
   | 'document'
   | 'recipe_image'
-  | 'alert_photo'
+  | 'complaint_photo'
   | 'notification'
   | 'support_message'
   | 'bind';
@@ -205,7 +205,7 @@ export async function makeResource(
       });
       return dataOf(answer).id as number;
     }
-    case 'alert': {
+    case 'complaint': {
       const device = await buildSmartDevice(db, org.id);
       const answer = await asAdmin(app, org, 'POST', '/api/alerts/', {
         title: label,
@@ -252,7 +252,7 @@ export async function makeResource(
       const answer = await asAdmin(app, org, 'POST', '/api/recipes/image', PNG_1x1);
       return dataOf(answer).image as string;
     }
-    case 'alert_photo': {
+    case 'complaint_photo': {
       const answer = await asAdmin(app, org, 'POST', '/api/alerts/photo', PNG_1x1);
       return dataOf(answer).photo as string;
     }
@@ -310,14 +310,14 @@ export const ALL_KINDS: readonly Kind[] = [
   'group',
   'service_entry',
   'event',
-  'alert',
+  'complaint',
   'integration',
   'telegram_token',
   'payment',
   'payment_external',
   'document',
   'recipe_image',
-  'alert_photo',
+  'complaint_photo',
   'notification',
   'support_message',
   'bind',
@@ -437,9 +437,9 @@ const ORG_TABLES = [
   'recipe_sets',
   'device_recipe_binds',
   'user_settings',
-  'alert_photos',
-  'alerts',
-  'alert_events',
+  'complaint_photos',
+  'complaints',
+  'complaint_events',
   'support_messages',
   'integrations',
   'telegram_outbox',
@@ -553,7 +553,7 @@ export const ID_PREFIXES: readonly (readonly [string, Kind | null])[] = [
   ['/api/users/balance', null],
   ['/api/users/balance_log', null],
   ['/api/users/organization', null],
-  ['/api/alerts', 'alert'],
+  ['/api/alerts', 'complaint'],
   ['/api/integrations_show', 'integration'],
   ['/api/integrations', 'integration'],
   ['/api/payment/payments', 'payment'],
@@ -581,7 +581,7 @@ export function kindOfParam(route: RouteInfo, name: string): Kind | null | undef
   if (name === 'entryId') return 'service_entry';
   if (name === 'setId') return 'set';
   if (name === 'file' && route.url.startsWith('/api/recipes/images/')) return 'recipe_image';
-  if (name === 'file' && route.url.startsWith('/api/alerts/photo/')) return 'alert_photo';
+  if (name === 'file' && route.url.startsWith('/api/alerts/photo/')) return 'complaint_photo';
   if (name === 'token' && route.url.startsWith('/api/integrations/telegram/')) return 'telegram_token';
   if (name === 'externalId' && route.url.startsWith('/api/payment/sandbox/')) return 'payment_external';
   if (name !== 'id') return undefined;

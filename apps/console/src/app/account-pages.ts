@@ -17,7 +17,7 @@ export const ACCOUNT_PAGE_MODULES: Readonly<Record<string, string>> = {
   devices: 'src/features/devices/routes/devices-page.tsx',
   recipes: 'src/features/recipes/routes/recipes-page.tsx',
   device_event_templates: 'src/app/routes/device-event-templates-page.tsx',
-  requests: 'src/features/requests/routes/requests-page.tsx',
+  requests: 'src/features/complaints/routes/complaints-page.tsx',
   users: 'src/features/users/routes/users-page.tsx',
   settings: 'src/features/settings/routes/settings-page.tsx',
   billing: 'src/features/billing/routes/billing-page.tsx',

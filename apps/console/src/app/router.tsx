@@ -259,20 +259,23 @@ export const routes: RouteObject[] = [
                   {
                     index: true,
                     handle: { title: 'Complaints' } satisfies RouteHandle,
-                    lazy: page(() => import('../features/requests/routes/requests-page'), 'RequestsPage'),
+                    lazy: page(
+                      () => import('../features/complaints/routes/complaints-page'),
+                      'ComplaintsPage',
+                    ),
                   },
                   {
                     path: 'add',
                     handle: { title: 'New complaint' } satisfies RouteHandle,
                     lazy: page(
-                      () => import('../features/requests/routes/request-add-page'),
-                      'RequestAddPage',
+                      () => import('../features/complaints/routes/complaint-add-page'),
+                      'ComplaintAddPage',
                     ),
                   },
                   {
                     path: ':id',
                     handle: { title: 'Complaint' } satisfies RouteHandle,
-                    lazy: page(() => import('../features/requests/routes/request-page'), 'RequestPage'),
+                    lazy: page(() => import('../features/complaints/routes/complaint-page'), 'ComplaintPage'),
                   },
                 ],
               },

@@ -43,7 +43,7 @@ export type ComplaintChange =
 
 export interface ComplaintNotice {
   organisationId: number;
-  alertId: number;
+  complaintId: number;
   title: string;
   priority: ComplaintPriority;
   deviceId: number | null;
@@ -147,7 +147,7 @@ export async function notifyComplaintChanges(
         body,
         device_id: notice.deviceId,
         event_id: null,
-        alert_id: notice.alertId,
+        complaint_id: notice.complaintId,
         created_at: notice.now,
         // What it tells of (a complaint's change) happened as it was written.
         occurred_at: notice.now,

@@ -31,8 +31,13 @@ async function setup() {
     expect(res.statusCode, res.body).toBe(201);
     return res.json<{ data: Complaint }>().data;
   };
-  const notifications = (alertId: number) =>
-    t.db.selectFrom('notifications').selectAll().where('alert_id', '=', alertId).orderBy('id').execute();
+  const notifications = (complaintId: number) =>
+    t.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('complaint_id', '=', complaintId)
+      .orderBy('id')
+      .execute();
   return { ...org, client, address, device, russian, english, outsider, disabled, file, notifications };
 }
 
@@ -55,7 +60,7 @@ describe('complaint notifications', () => {
         severity: 'warning',
         device_id: device.id,
         event_id: null,
-        alert_id: complaint.id,
+        complaint_id: complaint.id,
         read_at: null,
         dispatched_at: null,
       });
@@ -132,7 +137,7 @@ describe('complaint notifications', () => {
     const before = (await notifications(complaint.id)).length;
     const photo = '0123456789abcdef0123456789abcdef.png';
     await t.db
-      .insertInto('alert_photos')
+      .insertInto('complaint_photos')
       .values({
         file: photo,
         organisation_id: organisationId,

@@ -116,7 +116,7 @@ describe('POST /api/alerts/photo and GET /api/alerts/photo/{file}', () => {
       expect(data.url).toBe(`/api/alerts/photo/${data.photo}`);
       expect(readFileSync(join(photosDir, data.photo)).equals(bytes)).toBe(true);
       const row = await t.db
-        .selectFrom('alert_photos')
+        .selectFrom('complaint_photos')
         .select(['organisation_id', 'type'])
         .where('file', '=', data.photo)
         .executeTakeFirstOrThrow();

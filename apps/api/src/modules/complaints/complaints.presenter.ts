@@ -34,7 +34,7 @@ export function toComplaint(row: ComplaintRow): Complaint {
 export function toComplaintEvent(row: ComplaintEventRow): ComplaintEvent {
   return {
     id: row.id,
-    alert_id: row.alert_id,
+    alert_id: row.complaint_id,
     kind: row.kind,
     author: person(row.author_id, row.author_name),
     text: row.text,

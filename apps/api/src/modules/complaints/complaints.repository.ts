@@ -1,5 +1,5 @@
 import type { ModuleSlug } from '@kontrol/contracts';
-import type { AlertEventsTable, AlertsTable, Database, NotificationsTable } from '@kontrol/db';
+import type { ComplaintEventsTable, ComplaintsTable, Database, NotificationsTable } from '@kontrol/db';
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -9,37 +9,37 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** Complaints of the organisation with their author's and assignee's names. */
 export function complaintsQuery(db: Db, organisationId: number) {
   return db
-    .selectFrom('alerts')
-    .leftJoin('users as author', 'author.id', 'alerts.author_id')
-    .leftJoin('users as assignee', 'assignee.id', 'alerts.assignee_id')
+    .selectFrom('complaints')
+    .leftJoin('users as author', 'author.id', 'complaints.author_id')
+    .leftJoin('users as assignee', 'assignee.id', 'complaints.assignee_id')
     .select([
-      'alerts.id',
-      'alerts.title',
-      'alerts.text',
-      'alerts.priority',
-      'alerts.status',
-      'alerts.device_id',
-      'alerts.address_id',
-      'alerts.author_id',
+      'complaints.id',
+      'complaints.title',
+      'complaints.text',
+      'complaints.priority',
+      'complaints.status',
+      'complaints.device_id',
+      'complaints.address_id',
+      'complaints.author_id',
       'author.name as author_name',
-      'alerts.assignee_id',
+      'complaints.assignee_id',
       'assignee.name as assignee_name',
-      'alerts.photos',
-      'alerts.comments_count',
-      'alerts.created_at',
-      'alerts.updated_at',
-      'alerts.resolved_at',
+      'complaints.photos',
+      'complaints.comments_count',
+      'complaints.created_at',
+      'complaints.updated_at',
+      'complaints.resolved_at',
     ])
-    .where('alerts.organisation_id', '=', organisationId);
+    .where('complaints.organisation_id', '=', organisationId);
 }
 export type ComplaintRow = Awaited<ReturnType<ReturnType<typeof complaintsQuery>['executeTakeFirstOrThrow']>>;
 
 export function findComplaint(db: Db, organisationId: number, id: number) {
-  return complaintsQuery(db, organisationId).where('alerts.id', '=', id).executeTakeFirst();
+  return complaintsQuery(db, organisationId).where('complaints.id', '=', id).executeTakeFirst();
 }
 
-export async function insertComplaint(db: Db, values: Insertable<AlertsTable>) {
-  return (await db.insertInto('alerts').values(values).returning('id').executeTakeFirstOrThrow()).id;
+export async function insertComplaint(db: Db, values: Insertable<ComplaintsTable>) {
+  return (await db.insertInto('complaints').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
 /**
@@ -51,12 +51,12 @@ export async function updateComplaint(
   db: Db,
   organisationId: number,
   id: number,
-  values: Updateable<AlertsTable>,
-  options: { expectedStatus?: AlertsTable['status'] | undefined; addComments?: number } = {},
+  values: Updateable<ComplaintsTable>,
+  options: { expectedStatus?: ComplaintsTable['status'] | undefined; addComments?: number } = {},
 ) {
   const addComments = options.addComments ?? 0;
   let query = db
-    .updateTable('alerts')
+    .updateTable('complaints')
     .set((eb) => ({ ...values, comments_count: eb('comments_count', '+', addComments) }))
     .where('organisation_id', '=', organisationId)
     .where('id', '=', id);
@@ -68,12 +68,12 @@ export async function updateComplaint(
 /** A complaint's timeline entries with their author's and assignee's names. */
 export function complaintEventsQuery(db: Db, organisationId: number) {
   return db
-    .selectFrom('alert_events as e')
+    .selectFrom('complaint_events as e')
     .leftJoin('users as author', 'author.id', 'e.author_id')
     .leftJoin('users as assignee', 'assignee.id', 'e.assignee_id')
     .select([
       'e.id',
-      'e.alert_id',
+      'e.complaint_id',
       'e.kind',
       'e.author_id',
       'author.name as author_name',
@@ -93,8 +93,11 @@ export type ComplaintEventRow = Awaited<
 >;
 
 /** Every entry of one complaint, oldest first. */
-export function findComplaintEvents(db: Db, organisationId: number, alertId: number) {
-  return complaintEventsQuery(db, organisationId).where('e.alert_id', '=', alertId).orderBy('e.id').execute();
+export function findComplaintEvents(db: Db, organisationId: number, complaintId: number) {
+  return complaintEventsQuery(db, organisationId)
+    .where('e.complaint_id', '=', complaintId)
+    .orderBy('e.id')
+    .execute();
 }
 
 export function findComplaintEventsByIds(db: Db, organisationId: number, ids: readonly number[]) {
@@ -102,8 +105,9 @@ export function findComplaintEventsByIds(db: Db, organisationId: number, ids: re
   return complaintEventsQuery(db, organisationId).where('e.id', 'in', ids).orderBy('e.id').execute();
 }
 
-export async function insertComplaintEvent(db: Db, values: Insertable<AlertEventsTable>) {
-  return (await db.insertInto('alert_events').values(values).returning('id').executeTakeFirstOrThrow()).id;
+export async function insertComplaintEvent(db: Db, values: Insertable<ComplaintEventsTable>) {
+  return (await db.insertInto('complaint_events').values(values).returning('id').executeTakeFirstOrThrow())
+    .id;
 }
 
 /** A device of the organisation with its name and the address it stands at (through its room). */
@@ -127,22 +131,22 @@ export function findOrganisationAddress(db: Db, organisationId: number, addressI
 }
 
 /** What a complaint is about, by name: its device's and its address's (either may be gone). */
-export function findSubjectNames(db: Db, organisationId: number, alertId: number) {
+export function findSubjectNames(db: Db, organisationId: number, complaintId: number) {
   return db
-    .selectFrom('alerts')
+    .selectFrom('complaints')
     .leftJoin('devices', (join) =>
       join
-        .onRef('devices.id', '=', 'alerts.device_id')
-        .onRef('devices.organisation_id', '=', 'alerts.organisation_id'),
+        .onRef('devices.id', '=', 'complaints.device_id')
+        .onRef('devices.organisation_id', '=', 'complaints.organisation_id'),
     )
     .leftJoin('addresses', (join) =>
       join
-        .onRef('addresses.id', '=', 'alerts.address_id')
-        .onRef('addresses.organisation_id', '=', 'alerts.organisation_id'),
+        .onRef('addresses.id', '=', 'complaints.address_id')
+        .onRef('addresses.organisation_id', '=', 'complaints.organisation_id'),
     )
     .select(['devices.name as device_name', 'addresses.name as address_name'])
-    .where('alerts.organisation_id', '=', organisationId)
-    .where('alerts.id', '=', alertId)
+    .where('complaints.organisation_id', '=', organisationId)
+    .where('complaints.id', '=', complaintId)
     .executeTakeFirst();
 }
 
@@ -216,7 +220,7 @@ export async function insertPhoto(
   values: { file: string; organisationId: number; type: string; now: string },
 ) {
   await db
-    .insertInto('alert_photos')
+    .insertInto('complaint_photos')
     .values({
       file: values.file,
       organisation_id: values.organisationId,
@@ -229,7 +233,7 @@ export async function insertPhoto(
 /** A photo the organisation uploaded, or undefined. */
 export function findPhoto(db: Db, organisationId: number, file: string) {
   return db
-    .selectFrom('alert_photos')
+    .selectFrom('complaint_photos')
     .select(['file', 'type'])
     .where('organisation_id', '=', organisationId)
     .where('file', '=', file)
@@ -244,7 +248,7 @@ export async function findOrganisationPhotos(
 ): Promise<Set<string>> {
   if (files.length === 0) return new Set();
   const rows = await db
-    .selectFrom('alert_photos')
+    .selectFrom('complaint_photos')
     .select('file')
     .where('organisation_id', '=', organisationId)
     .where('file', 'in', files)

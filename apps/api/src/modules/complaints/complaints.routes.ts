@@ -26,7 +26,7 @@ import {
 } from './complaints.service.js';
 
 const tags = ['complaints'];
-const ALERT_ID = ':id(^\\d+$)';
+const COMPLAINT_ID = ':id(^\\d+$)';
 const complaintEnvelope = z.object({ data: complaintSchema });
 const eventsEnvelope = z.object({ data: z.array(complaintEventSchema) });
 
@@ -78,7 +78,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
     },
   });
 
-  app.get(`/api/alerts/${ALERT_ID}`, {
+  app.get(`/api/alerts/${COMPLAINT_ID}`, {
     config: { access: 'requests' },
     schema: { tags, summary: 'One complaint', params: idParamsSchema, response: { 200: complaintEnvelope } },
     handler: async (request) => ({
@@ -86,7 +86,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
     }),
   });
 
-  app.get(`/api/alerts/${ALERT_ID}/events`, {
+  app.get(`/api/alerts/${COMPLAINT_ID}/events`, {
     config: { access: 'requests' },
     schema: {
       tags,
@@ -100,7 +100,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
     }),
   });
 
-  app.post(`/api/alerts/${ALERT_ID}/events`, {
+  app.post(`/api/alerts/${COMPLAINT_ID}/events`, {
     config: { access: 'requests' },
     schema: {
       tags,

@@ -10,7 +10,7 @@ import {
   type MessageKey,
   type MessageParams,
 } from '@kontrol/contracts';
-import type { AlertsTable, Database } from '@kontrol/db';
+import type { ComplaintsTable, Database } from '@kontrol/db';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
@@ -50,13 +50,13 @@ export interface ComplaintActor {
 
 /** `filters[field]` of `GET /api/alerts/` (docs/complaints.md). */
 export const COMPLAINT_FILTERS: FilterWhitelist = {
-  status: { column: 'alerts.status', type: 'string', operators: ['=', 'in'] },
-  priority: { column: 'alerts.priority', type: 'string', operators: ['=', 'in'] },
-  device_id: { column: 'alerts.device_id', type: 'number', operators: ['=', 'in'] },
-  address_id: { column: 'alerts.address_id', type: 'number', operators: ['=', 'in'] },
-  assignee_id: { column: 'alerts.assignee_id', type: 'number', operators: ['=', 'in'] },
-  title: { column: 'alerts.title', type: 'string', operators: ['like'] },
-  created_at: { column: 'alerts.created_at', type: 'date', operators: ['>=', '<=', 'between'] },
+  status: { column: 'complaints.status', type: 'string', operators: ['=', 'in'] },
+  priority: { column: 'complaints.priority', type: 'string', operators: ['=', 'in'] },
+  device_id: { column: 'complaints.device_id', type: 'number', operators: ['=', 'in'] },
+  address_id: { column: 'complaints.address_id', type: 'number', operators: ['=', 'in'] },
+  assignee_id: { column: 'complaints.assignee_id', type: 'number', operators: ['=', 'in'] },
+  title: { column: 'complaints.title', type: 'string', operators: ['like'] },
+  created_at: { column: 'complaints.created_at', type: 'date', operators: ['>=', '<=', 'between'] },
 };
 
 /** The organisation's complaints through the filters, newest first. */
@@ -66,8 +66,8 @@ export function complaintsListQuery(
   filters: Filters | undefined,
 ) {
   return applyFilters(complaintsQuery(db, organisationId), filters, COMPLAINT_FILTERS)
-    .orderBy('alerts.created_at', 'desc')
-    .orderBy('alerts.id', 'desc');
+    .orderBy('complaints.created_at', 'desc')
+    .orderBy('complaints.id', 'desc');
 }
 
 export async function getComplaint(
@@ -175,7 +175,7 @@ export async function createComplaint(
 
       const now = nowIso();
       const addressId = device ? device.address_id : (address?.id ?? null);
-      const alertId = await insertComplaint(trx, {
+      const complaintId = await insertComplaint(trx, {
         organisation_id: organisationId,
         title: input.title,
         text: input.text,
@@ -193,7 +193,7 @@ export async function createComplaint(
       });
       await insertComplaintEvent(trx, {
         organisation_id: organisationId,
-        alert_id: alertId,
+        complaint_id: complaintId,
         kind: 'created',
         author_id: actor.id,
         text: null,
@@ -208,17 +208,17 @@ export async function createComplaint(
         trx,
         {
           organisationId,
-          alertId,
+          complaintId,
           title: input.title,
           priority: input.priority,
           deviceId: device?.id ?? null,
-          subject: device?.name ?? address?.name ?? `#${alertId}`,
+          subject: device?.name ?? address?.name ?? `#${complaintId}`,
           actor: { id: actor.id, name: actor.name },
           now,
         },
         [{ kind: 'created', text: input.text, assigneeId: input.assignee_id }],
       );
-      return alertId;
+      return complaintId;
     }),
   );
   return getComplaint(db, organisationId, id);
@@ -250,14 +250,14 @@ const RESOLVING: readonly ComplaintStatus[] = ['resolved', 'closed'];
 export async function addComplaintEvents(
   db: Kysely<Database>,
   actor: ComplaintActor,
-  alertId: number,
+  complaintId: number,
   input: ComplaintEventInput,
   locale: Locale,
 ): Promise<ComplaintEvent[]> {
   const organisationId = actor.organisationId;
   return saving(() =>
     db.transaction().execute(async (trx) => {
-      const complaint = await findComplaint(trx, organisationId, alertId);
+      const complaint = await findComplaint(trx, organisationId, complaintId);
       if (!complaint) throw notFound();
 
       const problems = new Problems();
@@ -286,24 +286,24 @@ export async function addComplaintEvents(
       }
 
       const now = nowIso();
-      const changes: Updateable<AlertsTable> = { updated_at: now };
+      const changes: Updateable<ComplaintsTable> = { updated_at: now };
       if (status !== undefined) changes.status = status;
       if (status !== undefined) changes.resolved_at = RESOLVING.includes(status) ? now : null;
       if (assigneeChanged) changes.assignee_id = input.assignee_id ?? null;
       if (priority !== undefined) changes.priority = priority;
-      const updated = await updateComplaint(trx, organisationId, alertId, changes, {
+      const updated = await updateComplaint(trx, organisationId, complaintId, changes, {
         expectedStatus: status === undefined ? undefined : complaint.status,
         addComments: comment ? 1 : 0,
       });
       if (!updated && status !== undefined) {
         // Another request moved the status meanwhile (PostgreSQL); judged against the new one.
-        const fresh = await findComplaint(trx, organisationId, alertId);
+        const fresh = await findComplaint(trx, organisationId, complaintId);
         throw transitionRefused(fresh?.status ?? complaint.status, status, locale);
       }
 
       const entry = {
         organisation_id: organisationId,
-        alert_id: alertId,
+        complaint_id: complaintId,
         author_id: actor.id,
         text: null,
         from_status: null,
@@ -346,16 +346,16 @@ export async function addComplaintEvents(
         ids.push(await insertComplaintEvent(trx, { ...entry, kind: 'priority', priority }));
       }
 
-      const names = await findSubjectNames(trx, organisationId, alertId);
+      const names = await findSubjectNames(trx, organisationId, complaintId);
       await notifyComplaintChanges(
         trx,
         {
           organisationId,
-          alertId,
+          complaintId,
           title: complaint.title,
           priority: priority ?? complaint.priority,
           deviceId: complaint.device_id,
-          subject: names?.device_name ?? names?.address_name ?? `#${alertId}`,
+          subject: names?.device_name ?? names?.address_name ?? `#${complaintId}`,
           actor: { id: actor.id, name: actor.name },
           now,
         },

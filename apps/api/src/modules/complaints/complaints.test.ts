@@ -148,7 +148,7 @@ describe('POST /api/alerts/ and GET /api/alerts/{id}', () => {
     });
     expect(
       await t.db
-        .selectFrom('alerts')
+        .selectFrom('complaints')
         .select('id')
         .where('organisation_id', '=', other.organisationId)
         .execute(),

@@ -73,12 +73,12 @@ export type OpenEventTotal = Awaited<ReturnType<typeof findOpenEventTotals>>[num
 
 /**
  * Per device named by open complaints (OPEN_COMPLAINT_STATUSES): how many. One grouped count over
- * the organisation's open complaints (index `alerts_organisation_status_idx`), in device id order
+ * the organisation's open complaints (index `complaints_organisation_status_idx`), in device id order
  * so the same complaints always read the same.
  */
 export function findOpenComplaintTotals(db: Kysely<Database>, organisationId: number) {
   return db
-    .selectFrom('alerts')
+    .selectFrom('complaints')
     .select((eb) => ['device_id', eb.fn.countAll<number>().as('open_complaints')])
     .where('organisation_id', '=', organisationId)
     .where('status', 'in', [...OPEN_COMPLAINT_STATUSES])

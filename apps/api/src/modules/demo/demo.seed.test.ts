@@ -39,7 +39,10 @@ describe('the demo organisation', () => {
     expect(recipes.every((r) => /^[0-9a-f]{8}$/.test(r.crc))).toBe(true);
     const sets = await empty.handle.db.selectFrom('recipe_set_recipes').select('recipe_id').execute();
     expect(sets).toHaveLength(4);
-    const complaints = await empty.handle.db.selectFrom('alerts').select(['status', 'device_id']).execute();
+    const complaints = await empty.handle.db
+      .selectFrom('complaints')
+      .select(['status', 'device_id'])
+      .execute();
     expect(complaints).toEqual([{ status: 'in_progress', device_id: expect.any(Number) as number }]);
     const chat = await empty.handle.db
       .selectFrom('support_messages')

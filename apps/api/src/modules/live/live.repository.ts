@@ -111,7 +111,7 @@ export function findRecentNotifications(
       'body',
       'device_id',
       'event_id',
-      'alert_id',
+      'complaint_id',
       'created_at',
       sql<string>`coalesce(occurred_at, created_at)`.as('occurred_at'),
       'read_at',

@@ -249,7 +249,7 @@ describe('GET /api/live: notifications (the web channel)', () => {
     body: 'Oven 1: no data for 15 min',
     device_id: null,
     event_id: null,
-    alert_id: null,
+    complaint_id: null,
     created_at: new Date().toISOString(),
     read_at: null,
   });

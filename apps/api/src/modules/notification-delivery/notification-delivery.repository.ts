@@ -35,7 +35,7 @@ export async function claimUndispatched(db: Kysely<Database>, now: string, limit
       'body',
       'device_id',
       'event_id',
-      'alert_id',
+      'complaint_id',
       'created_at',
     ])
     .execute();

@@ -65,20 +65,25 @@ async function bindChat(user: BuiltUser, status: IntegrationStatusColumn = 'acti
 /** A notification row as its source writes it: not yet handed on. */
 async function notify(
   user: BuiltUser,
-  values: { title?: string; kind?: NotificationKind; severity?: NotificationSeverity; alertId?: number } = {},
+  values: {
+    title?: string;
+    kind?: NotificationKind;
+    severity?: NotificationSeverity;
+    complaintId?: number;
+  } = {},
 ) {
   const row = await t.db
     .insertInto('notifications')
     .values({
       organisation_id: user.organisationId,
       user_id: user.id,
-      kind: values.kind ?? (values.alertId ? 'request' : 'error_code'),
+      kind: values.kind ?? (values.complaintId ? 'request' : 'error_code'),
       severity: values.severity ?? 'warning',
       title: values.title ?? 'Error code E34',
       body: 'Oven 1: code E34',
       device_id: null,
       event_id: null,
-      alert_id: values.alertId ?? null,
+      complaint_id: values.complaintId ?? null,
       created_at: new Date().toISOString(),
       read_at: null,
     })
@@ -157,7 +162,7 @@ describe('the dispatcher: e-mail', () => {
 
   it('links a complaint notification to its complaint, in English for an English user', async () => {
     const user = await recipient('en');
-    await notify(user, { title: 'Complaint #12 answered', alertId: 12 });
+    await notify(user, { title: 'Complaint #12 answered', complaintId: 12 });
     await t.app.notifier.dispatch();
     await t.app.mail.drain();
     const [mail] = t.smtp.mailsTo(user.email);
@@ -277,7 +282,7 @@ describe('the dispatcher: settings', () => {
       await notify(user, { title: 'Too minor', kind: 'no_data', severity: 'info' }),
     ];
     await notify(user, { title: 'Chosen kind', kind: 'no_data' });
-    await notify(user, { title: 'A complaint', alertId: 3, severity: 'critical' });
+    await notify(user, { title: 'A complaint', complaintId: 3, severity: 'critical' });
     const defaults = await recipient();
     await notify(defaults, { title: 'Info for defaults', kind: 'no_data', severity: 'info' });
 

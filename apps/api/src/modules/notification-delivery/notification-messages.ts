@@ -62,7 +62,7 @@ const TEXTS = {
 export function notificationLink(appUrl: string, notification: ClaimedNotification): string {
   if (notification.event_id !== null)
     return `${appUrl}/account/device_event_templates/events/${notification.event_id}`;
-  if (notification.alert_id !== null) return `${appUrl}/account/requests/${notification.alert_id}`;
+  if (notification.complaint_id !== null) return `${appUrl}/account/requests/${notification.complaint_id}`;
   if (notification.kind === DEVICE_LIMIT_NOTIFICATION_KIND && notification.device_id !== null)
     return `${appUrl}/account/devices/${notification.device_id}?tab=connection`;
   return notificationsListLink(appUrl);

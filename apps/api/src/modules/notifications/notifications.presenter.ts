@@ -10,7 +10,7 @@ type NotificationFields = Pick<
   | 'body'
   | 'device_id'
   | 'event_id'
-  | 'alert_id'
+  | 'complaint_id'
   | 'occurred_at'
   | 'created_at'
   | 'read_at'
@@ -29,7 +29,7 @@ export function toNotification(row: NotificationFields) {
     body: row.body,
     device_id: row.device_id,
     event_id: row.event_id,
-    alert_id: row.alert_id,
+    alert_id: row.complaint_id,
     occurred_at: row.occurred_at,
     created_at: row.created_at,
     read_at: row.read_at,

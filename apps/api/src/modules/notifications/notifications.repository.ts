@@ -25,7 +25,7 @@ export function userNotifications(db: Kysely<Database>, organisationId: number, 
       'notifications.body',
       'notifications.device_id',
       'notifications.event_id',
-      'notifications.alert_id',
+      'notifications.complaint_id',
       'notifications.created_at',
       // A row written without it (only the tests' own) reads as written when it was written.
       sql<string>`coalesce(notifications.occurred_at, notifications.created_at)`.as('occurred_at'),

@@ -18,7 +18,7 @@ async function insertNotification(
   values: {
     title?: string;
     severity?: NotificationSeverity;
-    alertId?: number;
+    complaintId?: number;
     readAt?: string;
     occurredAt?: string;
   } = {},
@@ -29,13 +29,13 @@ async function insertNotification(
     .values({
       organisation_id: user.organisationId,
       user_id: user.id,
-      kind: values.alertId ? 'request' : 'manual',
+      kind: values.complaintId ? 'request' : 'manual',
       severity: values.severity ?? 'warning',
       title: values.title ?? 'Oven too hot',
       body: 'Oven 1: 320 °C',
       device_id: null,
       event_id: null,
-      alert_id: values.alertId ?? null,
+      complaint_id: values.complaintId ?? null,
       created_at: now,
       occurred_at: values.occurredAt ?? now,
       read_at: values.readAt ?? null,
@@ -63,7 +63,7 @@ async function setup() {
   const colleague = await buildUser(t.db, org.organisationId, { modules: ['dashboard'] });
   const mine = [
     await insertNotification(t.db, org.admin, { title: 'First' }),
-    await insertNotification(t.db, org.admin, { title: 'Complaint answered', alertId: 7 }),
+    await insertNotification(t.db, org.admin, { title: 'Complaint answered', complaintId: 7 }),
     await insertNotification(t.db, org.admin, { title: 'Seen', readAt: '2025-01-01T00:00:00.000Z' }),
   ];
   const colleagues = await insertNotification(t.db, colleague, { title: 'Colleague’s' });
@@ -255,7 +255,6 @@ describe('migration 0014-notification-occurred-at', () => {
         body: '',
         device_id: device.id,
         event_id: eventId,
-        alert_id: null,
         created_at: written,
         read_at: null,
         dispatched_at: written,

@@ -24,7 +24,7 @@ import { useComplaintReferences } from '../use-complaint-references';
  * who handles it —, its text and photos, its history, a comment box, and the controls that move
  * it along (status, assignee, priority).
  */
-export function RequestPage() {
+export function ComplaintPage() {
   const { t } = useTranslation();
   const id = parseId(useParams().id);
   const { data: complaint, isPending, error } = useComplaint(id ?? 0);

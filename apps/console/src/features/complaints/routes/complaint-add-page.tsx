@@ -9,7 +9,7 @@ import { parseId } from '../../../lib/parse-id';
 import { useComplaintReferences } from '../use-complaint-references';
 
 /** `/account/requests/add` (`?device=` preselects a device); then the complaint's page opens. */
-export function RequestAddPage() {
+export function ComplaintAddPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();

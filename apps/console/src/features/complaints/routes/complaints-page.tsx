@@ -34,7 +34,7 @@ import { useComplaintReferences } from '../use-complaint-references';
  * server, filtered by status (open ones — new and in progress — by default), priority, device,
  * address, assignee and title; every filter and the page live in the query string.
  */
-export function RequestsPage() {
+export function ComplaintsPage() {
   const { t } = useTranslation();
   const labels = useComplaintLabels();
   const references = useComplaintReferences();

@@ -10,9 +10,9 @@ import { buildAddress, buildDevice, buildUser } from '../../../test/entities';
 import { buildAuthUser } from '../../../test/server';
 import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
 import { referenceKey } from '../../reference-data/resources';
-import { RequestAddPage } from '../routes/request-add-page';
-import { RequestPage } from '../routes/request-page';
-import { RequestsPage } from '../routes/requests-page';
+import { ComplaintAddPage } from '../routes/complaint-add-page';
+import { ComplaintPage } from '../routes/complaint-page';
+import { ComplaintsPage } from '../routes/complaints-page';
 
 export {
   buildAddress,
@@ -90,9 +90,9 @@ export async function renderRequests(
         loader: () => ({ user }),
         HydrateFallback: () => null,
         children: [
-          { path: 'requests', Component: RequestsPage },
-          { path: 'requests/add', Component: RequestAddPage },
-          { path: 'requests/:id', Component: RequestPage },
+          { path: 'requests', Component: ComplaintsPage },
+          { path: 'requests/add', Component: ComplaintAddPage },
+          { path: 'requests/:id', Component: ComplaintPage },
         ],
       },
     ],
