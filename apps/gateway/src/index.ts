@@ -10,22 +10,6 @@ export { DeviceLimiter, DeviceLimitError, type DayDelta } from './limits/device-
 export { UsageRecorder } from './limits/usage-recorder.js';
 export type { GatewayStats } from './stats.js';
 export { RulesEngine } from './rules/rules-engine.js';
-export {
-  notifyEvent,
-  closeRuleEvent,
-  EVENT_NOTIFY_MODULES,
-  parseNorms,
-  parseRules,
-  type EventToNotify,
-} from './rules/event-store.js';
+export { closeRuleEvent } from './rules/event-store.js';
 export { effectiveState, evaluate, noDataDue, conditionKey, type RuleTemplate } from './rules/evaluate.js';
 export { ProgramDispatcher, PROGRAM_DISPATCH_EVERY_MS, type DispatchPass } from './programs/dispatcher.js';
-export {
-  bytesOf,
-  deviceHoldings,
-  programBytes,
-  setFileName,
-  type DeviceHoldings,
-  type HeldFile,
-  type ProgramBytes,
-} from './programs/holdings.js';

@@ -8,7 +8,7 @@ import {
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { eventRecipients } from '../rules/event-store.js';
+import { eventRecipients } from '@kontrol/domain';
 import type { DayDelta, DeviceLimiter } from './device-limiter.js';
 
 /** How often each process writes what is due (refusals are written at the next tick). */

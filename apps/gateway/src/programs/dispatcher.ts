@@ -8,7 +8,7 @@ import {
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { deviceHoldings } from './holdings.js';
+import { deviceHoldings } from '@kontrol/domain';
 import {
   claimQueued,
   claimRemovals,

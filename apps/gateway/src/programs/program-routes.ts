@@ -4,7 +4,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyReques
 import type { Kysely } from 'kysely';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import { bearer } from '../http/ingest-routes.js';
-import { programBytes } from './holdings.js';
+import { programBytes } from '@kontrol/domain';
 import { bindOfDevice, deleteRemovedBind, settleBind } from './programs.repository.js';
 
 export interface ProgramRoutesOptions {

@@ -159,37 +159,6 @@ export async function releaseClaims(
       .execute();
 }
 
-/** The binds a device should hold (every state but `removing`), by id. */
-export function heldBinds(db: Kysely<Database>, deviceId: number) {
-  return db
-    .selectFrom('device_recipe_binds')
-    .select(['id', 'recipe_id', 'set_id', 'version', 'crc', 'size'])
-    .where('device_id', '=', deviceId)
-    .where('state', '!=', 'removing')
-    .orderBy('id')
-    .execute();
-}
-
-/** The device's set: its name, type and recipes in order; undefined when it holds none. */
-export async function deviceSet(db: Kysely<Database>, deviceId: number) {
-  const set = await db
-    .selectFrom('devices')
-    .innerJoin('recipe_sets', 'recipe_sets.id', 'devices.recipe_set_id')
-    .innerJoin('device_types', 'device_types.id', 'recipe_sets.device_type_id')
-    .select(['recipe_sets.id', 'recipe_sets.name', 'device_types.slug'])
-    .where('devices.id', '=', deviceId)
-    .executeTakeFirst();
-  if (!set) return undefined;
-  const recipes = await db
-    .selectFrom('recipe_set_recipes')
-    .select('recipe_id')
-    .where('set_id', '=', set.id)
-    .orderBy('position')
-    .orderBy('recipe_id')
-    .execute();
-  return { ...set, recipeIds: recipes.map((row) => row.recipe_id) };
-}
-
 /** One bind of a device with what its program file is made of; undefined when it is not the device's. */
 export function bindOfDevice(db: Kysely<Database>, deviceId: number, bindId: number) {
   return db

@@ -1,5 +1,6 @@
 import type { TelemetryKind } from '@kontrol/contracts';
 import { dialectOf, type Database } from '@kontrol/db';
+import { notifyEvent, parseNorms, parseRules } from '@kontrol/domain';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { StoredSample } from '../ingest/derive.js';
@@ -8,11 +9,8 @@ import {
   closeRuleEvent,
   lockRuleStates,
   noDataCandidates,
-  notifyEvent,
   openConditions,
   openRuleEvent,
-  parseNorms,
-  parseRules,
   saveRuleState,
   templatedDevices,
   type TemplatedDevice,

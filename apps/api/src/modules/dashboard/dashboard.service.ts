@@ -10,7 +10,7 @@ import {
   type PreferGraph,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import { parseNorms } from '@kontrol/gateway';
+import { parseNorms } from '@kontrol/domain';
 import type { Kysely } from 'kysely';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';
 import { eventsQuery } from '../device-events/events.repository.js';

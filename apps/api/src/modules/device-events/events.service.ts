@@ -6,7 +6,7 @@ import {
   type Locale,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import { notifyEvent } from '@kontrol/gateway';
+import { notifyEvent } from '@kontrol/domain';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { FieldValidationError, HttpError, notFound } from '../../lib/http-errors.js';

@@ -1,5 +1,5 @@
 import type { DeviceEventTemplate } from '@kontrol/contracts';
-import { parseNorms, parseRules } from '@kontrol/gateway';
+import { parseNorms, parseRules } from '@kontrol/domain';
 import type { TemplateRow } from './templates.repository.js';
 
 export function toTemplate(row: TemplateRow, deviceIds: readonly number[]): DeviceEventTemplate {

@@ -8,7 +8,7 @@ import {
   type uploadStatusSchema,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import { deviceHoldings } from '@kontrol/gateway';
+import { deviceHoldings } from '@kontrol/domain';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { FieldValidationError, notFound } from '../../lib/http-errors.js';

@@ -2,7 +2,11 @@ import { crc32 } from 'node:zlib';
 import { crcHex, programFileName, programFileText, setFileText, type RecipeStep } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
-import { deviceSet, heldBinds } from './programs.repository.js';
+
+/**
+ * What a device should hold of recipes and sets, and their files' bytes: read by the gateway to
+ * dispatch them and by the API to show a device's deployment (docs/device-protocol.md, "Recipes").
+ */
 
 /** A file's bytes as the protocol sends them (UTF-8) and its CRC32 (IEEE, zlib's) in hex. */
 export interface ProgramBytes {
@@ -55,6 +59,37 @@ export interface DeviceHoldings {
   set: { id: number; name: string; file: string; crc: string; bytes: Buffer } | null;
   /** The set's files in the set's order, then the recipes deployed on their own, by bind. */
   files: HeldFile[];
+}
+
+/** The binds a device should hold (every state but `removing`), by id. */
+export function heldBinds(db: Kysely<Database>, deviceId: number) {
+  return db
+    .selectFrom('device_recipe_binds')
+    .select(['id', 'recipe_id', 'set_id', 'version', 'crc', 'size'])
+    .where('device_id', '=', deviceId)
+    .where('state', '!=', 'removing')
+    .orderBy('id')
+    .execute();
+}
+
+/** The device's set: its name, type and recipes in order; undefined when it holds none. */
+export async function deviceSet(db: Kysely<Database>, deviceId: number) {
+  const set = await db
+    .selectFrom('devices')
+    .innerJoin('recipe_sets', 'recipe_sets.id', 'devices.recipe_set_id')
+    .innerJoin('device_types', 'device_types.id', 'recipe_sets.device_type_id')
+    .select(['recipe_sets.id', 'recipe_sets.name', 'device_types.slug'])
+    .where('devices.id', '=', deviceId)
+    .executeTakeFirst();
+  if (!set) return undefined;
+  const recipes = await db
+    .selectFrom('recipe_set_recipes')
+    .select('recipe_id')
+    .where('set_id', '=', set.id)
+    .orderBy('position')
+    .orderBy('recipe_id')
+    .execute();
+  return { ...set, recipeIds: recipes.map((row) => row.recipe_id) };
 }
 
 /**

@@ -1,0 +1,16 @@
+export {
+  EVENT_NOTIFY_MODULES,
+  eventRecipients,
+  notifyEvent,
+  type EventToNotify,
+} from './event-notifications.js';
+export { parseNorms, parseRules } from './templates.js';
+export {
+  bytesOf,
+  deviceHoldings,
+  programBytes,
+  setFileName,
+  type DeviceHoldings,
+  type HeldFile,
+  type ProgramBytes,
+} from './program-holdings.js';
