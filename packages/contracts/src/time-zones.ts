@@ -94,33 +94,3 @@ export function datesBetween(start: string, finish: string): string[] {
   }
   return dates;
 }
-
-/**
- * `YYYY-MM-DDTHH:MM:SS±HH:MM` of many moments in one zone, fast: the zone's offset is read once
- * per hour of UTC (offsets change on whole or half hours at most), the rest is arithmetic. For
- * exports of millions of rows.
- */
-export class LocalTimeFormatter {
-  private hour = Number.NaN;
-  private offset_ = 0;
-  private suffix = '+00:00';
-
-  constructor(readonly timeZone: string) {}
-
-  /** The zone's offset from UTC at `ts` (ms), read once per hour of UTC. */
-  offset(ts: number): number {
-    const hour = ts - (ts % 3_600_000);
-    if (hour !== this.hour) {
-      this.hour = hour;
-      this.offset_ = zoneOffsetMs(ts, this.timeZone);
-      const minutes = Math.abs(this.offset_) / 60_000;
-      this.suffix = `${this.offset_ < 0 ? '-' : '+'}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-    }
-    return this.offset_;
-  }
-
-  format(ts: number): string {
-    const offset = this.offset(ts);
-    return `${new Date(ts + offset).toISOString().slice(0, 19)}${this.suffix}`;
-  }
-}
