@@ -177,7 +177,7 @@ describe('platform', () => {
   it('refuses to start with an /api route that does not declare its access', async () => {
     const { default: Fastify } = await import('fastify');
     const { authPlugin } = await import('./plugins/auth.js');
-    const { dbPlugin } = await import('./plugins/db.js');
+    const { dbPlugin } = await import('@kontrol/server-kit');
     const app = Fastify();
     await app.register(dbPlugin, { database: t.database.handle });
     await app.register(authPlugin);

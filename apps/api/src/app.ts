@@ -13,7 +13,19 @@ import { deviceGroupsRoutes } from './modules/device-groups/device-groups.routes
 import { deviceTypesRoutes } from './modules/device-types/device-types.routes.js';
 import { deviceServiceLogRoutes } from './modules/devices/device-service-log.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
+import {
+  clientErrorHandler,
+  type Config,
+  dbPlugin,
+  errorsPlugin,
+  frameworkErrors,
+  healthRoutes,
+  httpTimeoutOptions,
+  limitHttpServer,
+  loggerOptions,
+  type Metrics,
+  securityPlugin,
+} from '@kontrol/server-kit';
 import { LiveHub } from './modules/live/live.hub.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { MailService } from './modules/mail/mail.service.js';
@@ -30,22 +42,15 @@ import { supportMessagesRoutes } from './modules/support-messages/support-messag
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { billingRoutes } from './modules/billing/billing.routes.js';
 import { authPlugin } from './plugins/auth.js';
-import type { Config } from './lib/config.js';
 import { consolePlugin } from './plugins/console.js';
-import { dbPlugin } from './plugins/db.js';
 import { formBodyParser } from './lib/forms.js';
-import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
-import type { Metrics } from './plugins/metrics.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { securityPlugin } from './plugins/security.js';
 import { serializerCompiler } from './lib/serializer.js';
-import { loggerOptions } from './plugins/logging.js';
 import { validatorCompiler } from './lib/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
-import { Gateway } from '@kontrol/gateway';
+import { Gateway, watchGateway } from '@kontrol/gateway';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
-import { httpTimeoutOptions, limitHttpServer } from './lib/http-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -192,7 +197,7 @@ export async function buildApp({
     limits: config.deviceLimits,
   });
   app.decorate('gateway', gateway);
-  metrics?.watchGateway(gateway);
+  if (metrics) watchGateway(metrics.registry, gateway);
   app.addHook('onClose', () => gateway.close());
   await gateway.registerHttpIngest(app, { access: 'device', csrf: false });
 

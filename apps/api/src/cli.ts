@@ -16,7 +16,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import { isCommonPassword } from './lib/common-passwords.js';
 import { randomSecret } from './lib/crypto.js';
-import { FieldValidationError } from './lib/http-errors.js';
+import { type Config, ConfigError, FieldValidationError, loadConfig } from '@kontrol/server-kit';
 import { insertRole, listClientModules } from './modules/acl/acl.repository.js';
 import { createLoginLink } from './modules/auth/auth.service.js';
 import { DEMO_LOGIN, seedDemo } from './modules/demo/demo.seed.js';
@@ -37,7 +37,6 @@ import { billingAccounts, setTariff } from './modules/billing/billing-operator.j
 import { InvoiceNotFound, markInvoicePaidAndCredit } from './modules/billing/documents.service.js';
 import { post as postLedgerEntry, postDailyCharges } from './modules/billing/ledger.service.js';
 import { RateLimiter } from './plugins/rate-limit.js';
-import { ConfigError, loadConfig, type Config } from './lib/config.js';
 
 /** `npm run kontrol -- <command> [options]`: the operators' tool. */
 const HELP = `Kontrol operator tool

@@ -1,18 +1,24 @@
 import { pickLocale, translate } from '@kontrol/contracts';
 import { createDb, migrateToLatest } from '@kontrol/db';
-import { Gateway, PortInUseError } from '@kontrol/gateway';
+import { Gateway, PortInUseError, watchGateway } from '@kontrol/gateway';
 import Fastify from 'fastify';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
-import { installCrashLogging } from './lib/crash-logging.js';
-import { httpTimeoutOptions, limitHttpServer } from './lib/http-limits.js';
-import { listenOrExit } from './lib/listen.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { ConfigError, loadConfig } from './lib/config.js';
-import { dbPlugin } from './plugins/db.js';
-import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.js';
-import { loggerOptions } from './plugins/logging.js';
-import { Metrics } from './plugins/metrics.js';
-import { securityHeadersFor } from './plugins/security.js';
+import {
+  clientErrorHandler,
+  ConfigError,
+  dbPlugin,
+  errorsPlugin,
+  frameworkErrors,
+  healthRoutes,
+  httpTimeoutOptions,
+  installCrashLogging,
+  limitHttpServer,
+  listenOrExit,
+  loadConfig,
+  loggerOptions,
+  Metrics,
+  securityHeadersFor,
+} from '@kontrol/server-kit';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -71,7 +77,7 @@ async function main() {
     noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
     limits: config.deviceLimits,
   });
-  metrics?.watchGateway(gateway);
+  if (metrics) watchGateway(metrics.registry, gateway);
   app.addHook('onClose', () => gateway.close());
   await gateway.registerHttpIngest(app);
 

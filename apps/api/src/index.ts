@@ -1,2 +1,2 @@
 export { buildApp, type AppOptions } from './app.js';
-export { loadConfig, type Config } from './lib/config.js';
+export { loadConfig, type Config } from '@kontrol/server-kit';

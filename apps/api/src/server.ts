@@ -1,19 +1,23 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
-import { Gateway, PortInUseError } from '@kontrol/gateway';
+import { Gateway, PortInUseError, watchGateway } from '@kontrol/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.js';
-import { installCrashLogging } from './lib/crash-logging.js';
-import { listenOrExit } from './lib/listen.js';
+import {
+  type Config,
+  ConfigError,
+  installCrashLogging,
+  listenOrExit,
+  loadConfig,
+  Metrics,
+} from '@kontrol/server-kit';
 import { gatewayMqtt } from './lib/gateway-mqtt.js';
 import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { postDailyCharges } from './modules/billing/ledger.service.js';
 import { purgeExpired } from './modules/maintenance.js';
-import { ConfigError, loadConfig, type Config } from './lib/config.js';
-import { Metrics } from './plugins/metrics.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -83,7 +87,7 @@ async function supervise(config: Config) {
   // The primary answers for the whole cluster: its own gateway and pool, and the workers' requests.
   if (config.metrics) {
     const metrics = new Metrics('api');
-    metrics.watchGateway(gateway);
+    watchGateway(metrics.registry, gateway);
     metrics.watchDatabase(database);
     const server = await metrics.serve(config.metrics);
     server.unref();

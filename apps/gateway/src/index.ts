@@ -13,3 +13,4 @@ export { RulesEngine } from './rules/rules-engine.js';
 export { closeRuleEvent } from './rules/event-store.js';
 export { effectiveState, evaluate, noDataDue, conditionKey, type RuleTemplate } from './rules/evaluate.js';
 export { ProgramDispatcher, PROGRAM_DISPATCH_EVERY_MS, type DispatchPass } from './programs/dispatcher.js';
+export { watchGateway } from './metrics.js';

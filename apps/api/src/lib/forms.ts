@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { z } from 'zod';
-import { HttpError } from './http-errors.js';
+import { HttpError } from '@kontrol/server-kit';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig } from '@kontrol/server-kit';
 import { gatewayMqtt } from './gateway-mqtt.js';
 
 const BROKER = 'mqtt://kontrol:secret@broker.example:1883';

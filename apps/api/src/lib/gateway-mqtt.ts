@@ -1,5 +1,5 @@
 import type { GatewayMqtt } from '@kontrol/gateway';
-import type { Config } from './config.js';
+import type { Config } from '@kontrol/server-kit';
 
 /** The MQTT side of a process's gateway (app.ts, `AppOptions.runsMqtt`), from the settings. */
 export function gatewayMqtt(config: Config, runsMqtt: boolean): GatewayMqtt {

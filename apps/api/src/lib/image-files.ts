@@ -7,7 +7,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FieldValidationError } from './http-errors.js';
+import { FieldValidationError } from '@kontrol/server-kit';
 
 /**
  * Uploaded images (address images, recipe images): what is accepted, how files are named and kept

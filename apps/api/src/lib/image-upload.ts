@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { ADDRESS_IMAGE_MAX_BYTES } from '@kontrol/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from './http-errors.js';
+import { HttpError } from '@kontrol/server-kit';
 import { imageMissing, imageTooLarge } from './image-files.js';
 
 /** One file, a few small form fields at most: nothing else is read from an upload. */

@@ -7,7 +7,7 @@ import {
 } from '@kontrol/contracts';
 import type { FastifyRequest } from 'fastify';
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import { FieldValidationError } from './http-errors.js';
+import { FieldValidationError } from '@kontrol/server-kit';
 
 export interface Paged<T> {
   data: T[];

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import { isFormBody, parseFormBody } from './forms.js';
-import { RequestValidationError } from './http-errors.js';
+import { RequestValidationError } from '@kontrol/server-kit';
 
 /** PostgreSQL's `integer`, the type of every id column: a larger id names no row and is refused there. */
 export const DB_ID_MAX = 2_147_483_647;

@@ -1,8 +1,8 @@
-import { pickLocale, type Locale, type ModuleSlug } from '@kontrol/contracts';
+import { pickLocale, type ModuleSlug } from '@kontrol/contracts';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sha256 } from '../lib/crypto.js';
-import { forbidden, unauthenticated } from '../lib/http-errors.js';
+import { forbidden, unauthenticated } from '@kontrol/server-kit';
 import { nowIso } from '../lib/time.js';
 import type { SessionRow } from '../modules/auth/sessions.repository.js';
 import {
@@ -36,7 +36,6 @@ declare module 'fastify' {
     csrf?: boolean;
   }
   interface FastifyRequest {
-    locale: Locale;
     session: SessionRow | undefined;
     user: CurrentUser | undefined;
     /** How the user was identified; bearer-token requests are not exposed to CSRF. */

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation, buildSmartDevice } from '../test/builders.js';
 import { buildTestApp, type TestApp } from '../test/test-app.js';
-import { loadConfig } from '../lib/config.js';
-import { Metrics } from './metrics.js';
+import { loadConfig, Metrics } from '@kontrol/server-kit';
 
 let test: TestApp;
 let metrics: Metrics;

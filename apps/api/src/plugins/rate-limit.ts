@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { tooManyRequests } from '../lib/http-errors.js';
+import { tooManyRequests } from '@kontrol/server-kit';
 
 export interface Hit {
   hits: number;

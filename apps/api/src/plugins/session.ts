@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomSecret, safeEqual, sha256 } from '../lib/crypto.js';
-import { csrfMismatch } from '../lib/http-errors.js';
+import { csrfMismatch } from '@kontrol/server-kit';
 import { minutesFromNow, nowIso } from '../lib/time.js';
 import {
   deleteSession,

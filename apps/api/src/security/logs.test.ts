@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLoginLink } from '../modules/auth/auth.service.js';
-import { REDACTED, redactUrl } from '../plugins/logging.js';
+import { REDACTED, redactUrl } from '@kontrol/server-kit';
 import { buildOrganisation } from '../test/builders.js';
 import { TestClient, nextTestIp } from '../test/http-client.js';
 import { buildTestApp, type TestApp } from '../test/test-app.js';

@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_TIMEOUTS } from '../lib/http-limits.js';
+import { HTTP_TIMEOUTS } from '@kontrol/server-kit';
 import { buildAddress, buildOrganisation, buildRoom, buildSmartDevice } from '../test/builders.js';
 import { TestClient } from '../test/http-client.js';
 import { buildTestApp, type TestApp } from '../test/test-app.js';

@@ -4,8 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig, type Config } from '../lib/config.js';
-import type { Metrics } from '../plugins/metrics.js';
+import { type Config, loadConfig, type Metrics } from '@kontrol/server-kit';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 

@@ -6,6 +6,7 @@ import {
   TOPIC_ROOT,
   deviceTopic,
 } from '@kontrol/contracts';
+import { DependencyUnavailableError } from '@kontrol/server-kit';
 import mqtt, { type MqttClient } from 'mqtt';
 
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
@@ -13,8 +14,13 @@ const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
 const SERVICE_ROLE = 'kontrol-service';
 const TIMEOUT_MS = 10_000;
 
-/** The broker could not be told (unreachable, or it refused a command). */
-export class BrokerAccountsError extends Error {}
+/** The broker could not be told (unreachable, or it refused a command): the change is rolled back. */
+export class BrokerAccountsError extends DependencyUnavailableError {
+  constructor(message: string) {
+    super(message, 'mqtt.broker_unavailable', 'MQTT broker accounts unavailable');
+    this.name = 'BrokerAccountsError';
+  }
+}
 
 interface DynsecResponse {
   command: string;

@@ -8,7 +8,7 @@ import type {
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { FieldValidationError, HttpError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, HttpError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { lockOrganisation } from '../users/users.repository.js';

@@ -1,7 +1,7 @@
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { notFound } from '../../lib/http-errors.js';
+import { notFound } from '@kontrol/server-kit';
 import { checkedImageType } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
 import type { AddressImageStore } from './address-image.js';

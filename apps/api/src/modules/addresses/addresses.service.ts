@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, listOrPage, type FilterWhitelist } from '../../lib/pagination.js';
 import { discardImageFile, type AddressImageDeps } from './address-image.service.js';

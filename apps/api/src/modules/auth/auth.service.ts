@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import { isCommonPassword } from '../../lib/common-passwords.js';
 import { randomSecret, sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { FieldValidationError, tooManyRequests } from '../../lib/http-errors.js';
+import { FieldValidationError, tooManyRequests } from '@kontrol/server-kit';
 import { hashPassword, verifyPassword } from '../../lib/password.js';
 import { minutesFromNow, nowIso } from '../../lib/time.js';
 import type { Hit, RateLimiter } from '../../plugins/rate-limit.js';

@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { attachment } from '../../lib/csv.js';
-import { HttpError, notFound } from '../../lib/http-errors.js';
+import { HttpError, notFound } from '@kontrol/server-kit';
 import { currentUser } from '../../plugins/auth.js';
 import { balanceLogCsv } from './billing.export.js';
 import {

@@ -10,7 +10,7 @@ import {
 import type { Database } from '@kontrol/db';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, paginate, type FilterWhitelist } from '../../lib/pagination.js';
 import { renderActPdf, renderInvoicePdf, type DocumentLine, type DocumentParty } from './billing-pdf.js';

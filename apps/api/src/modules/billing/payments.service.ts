@@ -2,7 +2,7 @@ import type { Filters, Locale, Payment } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { notFound } from '../../lib/http-errors.js';
+import { notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, paginate, type FilterWhitelist } from '../../lib/pagination.js';
 import {

@@ -3,7 +3,7 @@ import { migrateTo, migrateToLatest } from '@kontrol/db';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
-import { ConfigError, loadConfig } from '../../lib/config.js';
+import { ConfigError, loadConfig } from '@kontrol/server-kit';
 import { buildOrganisation, VALID_ORGANISATION_DETAILS } from '../../test/builders.js';
 import { nextTestIp, TestClient } from '../../test/http-client.js';
 import { useTestApp, type TestContext } from '../../test/test-app.js';

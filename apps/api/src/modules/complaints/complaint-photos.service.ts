@@ -2,7 +2,7 @@ import { COMPLAINT_PHOTO_NAME, type ComplaintPhoto } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { notFound } from '../../lib/http-errors.js';
+import { notFound } from '@kontrol/server-kit';
 import { checkedImageType, type ImageFileStore } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
 import { complaintPhotoUrl } from './complaints.presenter.js';

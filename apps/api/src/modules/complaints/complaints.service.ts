@@ -14,7 +14,7 @@ import type { ComplaintsTable, Database } from '@kontrol/db';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import {

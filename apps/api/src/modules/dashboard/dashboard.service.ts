@@ -12,7 +12,7 @@ import {
 import type { Database } from '@kontrol/db';
 import { parseNorms } from '@kontrol/domain';
 import type { Kysely } from 'kysely';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { eventsQuery } from '../device-events/events.repository.js';
 import { toEvent } from '../device-events/events.presenter.js';
 import { findRollups, findWashCycles } from '../telemetry/telemetry.repository.js';

@@ -13,7 +13,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { forbidden } from '../../lib/http-errors.js';
+import { forbidden } from '@kontrol/server-kit';
 import { currentUser } from '../../plugins/auth.js';
 import { listOrPage } from '../../lib/pagination.js';
 import { toEvent } from './events.presenter.js';

@@ -9,7 +9,7 @@ import type { Database } from '@kontrol/db';
 import { notifyEvent } from '@kontrol/domain';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { FieldValidationError, HttpError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, HttpError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';
 import { toEvent } from './events.presenter.js';

@@ -7,7 +7,7 @@ import {
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import {
   closeEventsOfRules,

@@ -2,7 +2,7 @@ import type { ServiceEntry, serviceEntryBodySchema } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { notFound } from '../../lib/http-errors.js';
+import { notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import {
   advanceNextServiceDate,

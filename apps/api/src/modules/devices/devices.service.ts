@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { randomSecret, safeEqual, sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { findTemplate } from '../device-events/templates.repository.js';
 import { applyFilters, listOrPage, type FilterWhitelist } from '../../lib/pagination.js';

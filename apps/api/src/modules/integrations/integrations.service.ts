@@ -11,7 +11,7 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { randomSecret, sha256 } from '../../lib/crypto.js';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { minutesFromNow, nowIso } from '../../lib/time.js';
 import type { TelegramService } from '../telegram/telegram.service.js';
 import {

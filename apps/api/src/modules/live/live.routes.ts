@@ -1,7 +1,7 @@
 import { LIVE_PATH, liveQuerySchema } from '@kontrol/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { FieldValidationError, forbidden, unauthenticated } from '../../lib/http-errors.js';
+import { FieldValidationError, forbidden, unauthenticated } from '@kontrol/server-kit';
 import { currentUser } from '../../plugins/auth.js';
 import { liveGrants, type LiveCredential } from './live.hub.js';
 

@@ -2,7 +2,7 @@ import { isTimeZone, type Filters, type Locale } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { FieldValidationError } from '../../lib/http-errors.js';
+import { FieldValidationError } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, paginate } from '../../lib/pagination.js';
 import { findDeviceZones } from '../telemetry/telemetry.repository.js';

@@ -2,7 +2,7 @@ import { ADMIN_ROLE_NAMES, type Locale } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { FieldValidationError } from '../../lib/http-errors.js';
+import { FieldValidationError } from '@kontrol/server-kit';
 import { hashPassword } from '../../lib/password.js';
 import { nowIso } from '../../lib/time.js';
 import { insertRole, listClientModules } from '../acl/acl.repository.js';

@@ -11,7 +11,7 @@ import type { Database } from '@kontrol/db';
 import { deviceHoldings } from '@kontrol/domain';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { nowIso } from '../../lib/time.js';
 import { programFile } from '../recipes/program-file.js';
 import {

@@ -1,5 +1,5 @@
 import { RECIPE_IMAGE_NAME } from '@kontrol/contracts';
-import { notFound } from '../../lib/http-errors.js';
+import { notFound } from '@kontrol/server-kit';
 import { checkedImageType } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
 import { findImage, insertImage } from './recipes.repository.js';

@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { isForeignKeyViolation } from '../../lib/db-errors.js';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import type { ImageFileStore } from '../../lib/image-files.js';
 import { nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';

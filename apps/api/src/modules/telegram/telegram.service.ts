@@ -2,7 +2,7 @@ import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { Api } from 'grammy';
 import type { Kysely } from 'kysely';
-import { HttpError } from '../../lib/http-errors.js';
+import { HttpError } from '@kontrol/server-kit';
 import { SendLimits } from './telegram.limits.js';
 import { UpdatePoller, type PollerOptions } from './telegram.poller.js';
 import { TelegramSender } from './telegram.sender.js';

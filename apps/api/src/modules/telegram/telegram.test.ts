@@ -7,7 +7,7 @@ import { createDb } from '@kontrol/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { buildApp } from '../../app.js';
-import { ConfigError, loadConfig } from '../../lib/config.js';
+import { ConfigError, loadConfig } from '@kontrol/server-kit';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
 import { useFakeTelegram, type FakeChat } from '../../test/fake-telegram.js';
 import { TestClient } from '../../test/http-client.js';

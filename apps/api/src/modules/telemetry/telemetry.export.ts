@@ -11,7 +11,7 @@ import {
 import type { DatabaseHandle } from '@kontrol/db';
 import { CSV_BOM, csvDialect, csvNumber, csvRow, csvText, type CsvDialect } from '../../lib/csv.js';
 import { stateNames } from '../../lib/export-words.js';
-import { FieldValidationError } from '../../lib/http-errors.js';
+import { FieldValidationError } from '@kontrol/server-kit';
 import { zoneClock, type ZoneClock } from '../../lib/zone-clock.js';
 import {
   exportSampleReader,

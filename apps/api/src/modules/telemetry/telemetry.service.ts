@@ -22,7 +22,7 @@ import {
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
-import { FieldValidationError, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, notFound } from '@kontrol/server-kit';
 import { zoneClock } from '../../lib/zone-clock.js';
 import {
   findDays,

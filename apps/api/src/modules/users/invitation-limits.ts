@@ -1,4 +1,4 @@
-import { HttpError } from '../../lib/http-errors.js';
+import { HttpError } from '@kontrol/server-kit';
 import type { RateLimiter } from '../../plugins/rate-limit.js';
 import type { CurrentUser } from './users.repository.js';
 

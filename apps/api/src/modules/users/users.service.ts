@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { randomSecret, sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { FieldValidationError, forbidden, notFound } from '../../lib/http-errors.js';
+import { FieldValidationError, forbidden, notFound } from '@kontrol/server-kit';
 import { hashPassword } from '../../lib/password.js';
 import { minutesFromNow, nowIso } from '../../lib/time.js';
 import { applyFilters, type FilterWhitelist } from '../../lib/pagination.js';

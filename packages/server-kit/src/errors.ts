@@ -6,9 +6,20 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { storageFailure, type StorageFailure } from '@kontrol/db';
-import { BrokerAccountsError } from '@kontrol/gateway';
-import { FieldValidationError, HttpError, RequestValidationError } from '../lib/http-errors.js';
+import {
+  DependencyUnavailableError,
+  FieldValidationError,
+  HttpError,
+  RequestValidationError,
+} from './http-errors.js';
 import { API_HEADERS, securityHeadersFor } from './security.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The language of the answer, from Accept-Language (or the signed-in user's choice). */
+    locale: Locale;
+  }
+}
 
 /** Fastify's own client errors, mapped to catalog messages. */
 const FASTIFY_CODES: Record<string, { status: number; key: Parameters<typeof translate>[1] }> = {
@@ -98,11 +109,10 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (known) return send(reply, known.status, { message: t(known.key) });
 
-  if (error instanceof BrokerAccountsError) {
-    // The external MQTT broker could not be told of a credential: the change was rolled back.
-    request.log.error({ err: error }, 'MQTT broker accounts unavailable');
+  if (error instanceof DependencyUnavailableError) {
+    request.log.error({ err: error }, error.logMessage);
     reply.header('retry-after', '5');
-    return send(reply, 503, { message: t('mqtt.broker_unavailable') });
+    return send(reply, 503, { message: t(error.messageKey) });
   }
   const failure = storageFailure(error);
   if (failure) {

@@ -44,6 +44,22 @@ export const csrfMismatch = () => new HttpError(419, 'http.csrf');
 export const tooManyRequests = (retryAfterSeconds: number, key: MessageKey = 'http.too_many') =>
   new HttpError(429, key, { seconds: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });
 
+/**
+ * A service the request needs outside this process did not answer (the external MQTT broker when a
+ * credential changes) and nothing was changed: the error handler logs it under `logMessage` and
+ * answers 503 with `retry-after: 5`, so the client tries again.
+ */
+export class DependencyUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly messageKey: MessageKey,
+    readonly logMessage: string,
+  ) {
+    super(message);
+    this.name = 'DependencyUnavailableError';
+  }
+}
+
 /** Raised by the route validator with the raw zod issues; formatted per language at answer time. */
 export class RequestValidationError extends Error {
   statusCode = 422;

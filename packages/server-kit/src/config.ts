@@ -254,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionLifetimeMinutes: e.SESSION_LIFETIME_MINUTES,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    consoleDist: e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../console/dist', import.meta.url)),
+    consoleDist: e.CONSOLE_DIST ?? fileURLToPath(new URL('../../../apps/console/dist', import.meta.url)),
     uploadsDir: resolve(e.UPLOADS_DIR ?? defaultUploadsDir(e.DATABASE_URL)),
     mqttEmbedded:
       e.MQTT_URL || e.MQTT_PORT === 'off'

@@ -2,8 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createDb } from '@kontrol/db';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dbPlugin } from '../../plugins/db.js';
-import { READY_TIMEOUT_MS, healthRoutes } from './health.routes.js';
+import { dbPlugin } from './db-plugin.js';
+import { healthRoutes, READY_TIMEOUT_MS } from './health.js';
 
 /** The probes on a database at `url`, nothing else. */
 async function probe(url: string) {
