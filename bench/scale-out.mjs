@@ -1,7 +1,7 @@
 // The scale-out test of docs/deployment.md: Kontrol as production runs it on several processes,
 // on loopback. Starts Mosquitto 2 (persistence, dynamic security, shared subscriptions), a fresh
 // PostgreSQL database, 2 API processes (MQTT_CONSUME=0) and 2 gateway processes
-// (`gateway-server.js`, one MQTT_CLIENT_ID each), and Debian's nginx in front of them as the TLS
+// (`apps/gateway/dist/main.js`, one MQTT_CLIENT_ID each), and Debian's nginx in front of them as the TLS
 // terminator and load balancer. Then it drives SCALE_DEVICES simulated devices (default 200: three
 // quarters over MQTT to the broker, a quarter over HTTPS through nginx to the gateways), and
 // SCALE_CLIENTS browser-like API clients (default 50: signed in with a session and CSRF token,
@@ -88,7 +88,7 @@ const CERT_DIR = process.env.SCALE_CERT_DIR;
 
 for (const [what, path] of [
   ['nginx (apt-get install nginx)', NGINX],
-  ['the built server (npm run build)', join(ROOT, 'apps/api/dist/gateway-server.js')],
+  ['the built server (npm run build)', join(ROOT, 'apps/gateway/dist/main.js')],
 ]) {
   if (!existsSync(path)) {
     console.error(`scale-out: ${what} is missing (${path})`);
@@ -164,7 +164,7 @@ async function run() {
   });
 
   /**
-   * Starts `node apps/api/dist/<script>` with the shared settings and waits for /readyz.
+   * Starts `node <script>` (a path from the repository's root) with the shared settings and waits for /readyz.
    * @param {string} name @param {string} script @param {Record<string, string>} env
    * @returns {Promise<Proc>}
    */
@@ -173,7 +173,7 @@ async function run() {
     const metricsPort = ports.metricsPort || (await freePort());
     const logFile = join(work, `${name}.log`);
     const out = openSync(logFile, 'a');
-    const child = spawn(process.execPath, [join(ROOT, 'apps/api/dist', script)], {
+    const child = spawn(process.execPath, [join(ROOT, script)], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -213,11 +213,11 @@ async function run() {
   const appUrl = `https://127.0.0.1:${await freePort()}`;
   const apiEnv = { MQTT_CONSUME: '0', APP_URL: appUrl };
   // The first API process brings the schema up; the others start on it together.
-  const api1 = await startProcess('api-1', 'server.js', apiEnv);
+  const api1 = await startProcess('api-1', 'apps/api/dist/server.js', apiEnv);
   const [api2, gateway1, gateway2] = await Promise.all([
-    startProcess('api-2', 'server.js', apiEnv),
-    startProcess('gateway-1', 'gateway-server.js', { MQTT_CLIENT_ID: 'kontrol-scale-gw-1' }),
-    startProcess('gateway-2', 'gateway-server.js', { MQTT_CLIENT_ID: 'kontrol-scale-gw-2' }),
+    startProcess('api-2', 'apps/api/dist/server.js', apiEnv),
+    startProcess('gateway-1', 'apps/gateway/dist/main.js', { MQTT_CLIENT_ID: 'kontrol-scale-gw-1' }),
+    startProcess('gateway-2', 'apps/gateway/dist/main.js', { MQTT_CLIENT_ID: 'kontrol-scale-gw-2' }),
   ]);
   log(
     `PostgreSQL ${databaseName}, Mosquitto on ${broker.port}, API on ${api1.port} and ${api2.port}, gateways on ${gateway1.port} and ${gateway2.port}`,

@@ -1,6 +1,6 @@
 // Fault: the database goes away under a gateway process of its own (docs/deployment.md). Kontrol
 // runs as production splits it: an API process (MQTT_CONSUME=0) and a gateway process
-// (`gateway-server.js`) on a private PostgreSQL, with a private Mosquitto 2 as the external broker.
+// (`apps/gateway/dist/main.js`) on a private PostgreSQL, with a private Mosquitto 2 as the external broker.
 // Two devices (MQTT 3.1.1 and 5, QoS 1, persistent sessions) publish to the broker, which
 // acknowledges what it holds. PostgreSQL is stopped as a crash while they publish. While it is
 // down: the gateway stays up, its /readyz answers 503, it acknowledges nothing to the broker (the
@@ -54,7 +54,7 @@ await runScenario(
     const port = await freePort();
     const logFile = join(server.dir, 'gateway.log');
     const out = openSync(logFile, 'a');
-    const gateway = spawn(process.execPath, [join(ROOT, 'apps/api/dist/gateway-server.js')], {
+    const gateway = spawn(process.execPath, [join(ROOT, 'apps/gateway/dist/main.js')], {
       cwd: ROOT,
       env: {
         ...process.env,

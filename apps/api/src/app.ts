@@ -49,8 +49,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { serializerCompiler } from './lib/serializer.js';
 import { validatorCompiler } from './lib/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
-import { Gateway, watchGateway } from '@kontrol/gateway';
-import { gatewayMqtt } from './lib/gateway-mqtt.js';
+import { Gateway, gatewayMqtt, watchGateway } from '@kontrol/gateway';
 
 declare module 'fastify' {
   interface FastifyInstance {

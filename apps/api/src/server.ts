@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
-import { Gateway, PortInUseError, watchGateway } from '@kontrol/gateway';
+import { Gateway, PortInUseError, gatewayMqtt, watchGateway } from '@kontrol/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.js';
@@ -13,7 +13,6 @@ import {
   loadConfig,
   Metrics,
 } from '@kontrol/server-kit';
-import { gatewayMqtt } from './lib/gateway-mqtt.js';
 import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { postDailyCharges } from './modules/billing/ledger.service.js';

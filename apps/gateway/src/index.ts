@@ -14,3 +14,4 @@ export { closeRuleEvent } from './rules/event-store.js';
 export { effectiveState, evaluate, noDataDue, conditionKey, type RuleTemplate } from './rules/evaluate.js';
 export { ProgramDispatcher, PROGRAM_DISPATCH_EVERY_MS, type DispatchPass } from './programs/dispatcher.js';
 export { watchGateway } from './metrics.js';
+export { gatewayMqtt } from './gateway-mqtt.js';

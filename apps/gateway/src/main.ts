@@ -1,8 +1,10 @@
 import { pickLocale, translate } from '@kontrol/contracts';
 import { createDb, migrateToLatest } from '@kontrol/db';
-import { Gateway, PortInUseError, watchGateway } from '@kontrol/gateway';
 import Fastify from 'fastify';
-import { gatewayMqtt } from './lib/gateway-mqtt.js';
+import { Gateway } from './gateway.js';
+import { gatewayMqtt } from './gateway-mqtt.js';
+import { watchGateway } from './metrics.js';
+import { PortInUseError } from './mqtt/embedded-broker.js';
 import {
   clientErrorHandler,
   ConfigError,
