@@ -140,10 +140,10 @@ describe('platform', () => {
   });
 
   it('closes gracefully: a request in flight finishes, new connections are refused', async () => {
-    const { buildApp } = await import('./app.js');
+    const { buildAllInOneApp } = await import('./all-in-one/app.js');
     const { createTestDatabase } = await import('./test/test-database.js');
     const database = await createTestDatabase();
-    const app = await buildApp({
+    const { app } = await buildAllInOneApp({
       config: { ...t.config, databaseUrl: database.url },
       database: database.handle,
       logger: false,

@@ -1,5 +1,7 @@
 import cookie from '@fastify/cookie';
+import type { DeviceLimitSettings } from '@kontrol/contracts';
 import type { DatabaseHandle } from '@kontrol/db';
+import type { DeviceAccounts } from '@kontrol/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import querystring from 'node:querystring';
 import qs from 'qs';
@@ -49,7 +51,6 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { serializerCompiler } from './lib/serializer.js';
 import { validatorCompiler } from './lib/zod.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
-import { Gateway, gatewayMqtt, watchGateway } from '@kontrol/gateway';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,8 +64,8 @@ declare module 'fastify' {
     live: LiveHub;
     /** Fleet lists kept while the organisation's fleet has not changed (lib/fleet-answers.ts). */
     fleetAnswers: FleetAnswers;
-    /** The device side: telemetry ingest, and the embedded MQTT broker in the process that runs it. */
-    gateway: Gateway;
+    /** The device side, as the API uses it ({@link DeviceSide}). */
+    gateway: DeviceSide;
   }
 }
 
@@ -75,14 +76,26 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   logStream?: DestinationStream;
   /**
-   * Run the MQTT side in this process: the embedded broker (config.mqttEmbedded), or the external
-   * broker's subscriptions (config.mqttUrl). Every API process serves the HTTP ingest and keeps
-   * device accounts; only one process per machine runs this (server.ts: the single process, or
-   * the cluster's primary).
+   * Starts the device side for this app (telemetry ingest, brokers, rules, recipe delivery) and
+   * registers its HTTP routes on it. The process entry composes it: `all-in-one/app.ts`.
    */
-  runsMqtt?: boolean;
-  /** Prometheus metrics of this process (METRICS_PORT): its requests, gateway and pool are counted. */
+  deviceSide: (app: FastifyInstance) => Promise<DeviceSide>;
+  /** Prometheus metrics of this process (METRICS_PORT): its requests and pool are counted. */
   metrics?: Metrics;
+}
+
+/**
+ * What the API asks of the device side: the gateway (apps/gateway), which the process entry starts
+ * and hands in, so that no module of the API depends on the gateway's code.
+ */
+export interface DeviceSide {
+  /** Devices' accounts in the MQTT broker, kept in step with their credentials. */
+  readonly accounts: DeviceAccounts;
+  /** The per-device limits this process applies; a device's page shows them. */
+  readonly limiter: { readonly settings: DeviceLimitSettings };
+  /** Recipe delivery, in the process that runs MQTT: `kick` sends what is due now. */
+  readonly programs: { kick(): void } | undefined;
+  close(): Promise<void>;
 }
 
 const BRACKETS = /\[|%5b/i;
@@ -96,7 +109,7 @@ export async function buildApp({
   database,
   logger,
   logStream,
-  runsMqtt = false,
+  deviceSide,
   metrics,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -187,18 +200,9 @@ export async function buildApp({
   await app.register(integrationsRoutes);
   await app.register(billingRoutes);
 
-  const gateway = await Gateway.start({
-    database,
-    log: app.log,
-    rawRetentionDays: config.telemetryRawDays,
-    mqtt: gatewayMqtt(config, runsMqtt),
-    noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
-    limits: config.deviceLimits,
-  });
+  const gateway = await deviceSide(app);
   app.decorate('gateway', gateway);
-  if (metrics) watchGateway(metrics.registry, gateway);
   app.addHook('onClose', () => gateway.close());
-  await gateway.registerHttpIngest(app, { access: 'device', csrf: false });
 
   await app.register(consolePlugin, { root: config.consoleDist });
   return app;

@@ -4,7 +4,7 @@ import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
 import { Gateway, PortInUseError, gatewayMqtt, watchGateway } from '@kontrol/gateway';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { buildApp } from './app.js';
+import { buildAllInOneApp } from './all-in-one/app.js';
 import {
   type Config,
   ConfigError,
@@ -13,7 +13,7 @@ import {
   loadConfig,
   Metrics,
 } from '@kontrol/server-kit';
-import { startDemoFleet, type DemoFleet } from './modules/demo/demo.fleet.js';
+import { startDemoFleet, type DemoFleet } from './all-in-one/demo-fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { postDailyCharges } from './modules/billing/ledger.service.js';
 import { purgeExpired } from './modules/maintenance.js';
@@ -207,7 +207,7 @@ async function serve(config: Config, options: { whole: boolean }) {
   });
   if (options.whole) await prepareDatabase(config, database, pino({ level: config.logLevel }));
   const metrics = config.metrics ? new Metrics('api') : undefined;
-  const app = await buildApp({ config, database, runsMqtt: options.whole, metrics });
+  const { app, gateway } = await buildAllInOneApp({ config, database, runsMqtt: options.whole, metrics });
   // An API-only worker's metrics are served by the primary; the whole server serves its own.
   if (!options.whole) metrics?.answerPrimary();
   const metricsServer =
@@ -268,10 +268,10 @@ async function serve(config: Config, options: { whole: boolean }) {
   await listenOrExit(app, config, () => database.close());
   if (options.whole) app.log.info(`Kontrol is running at ${config.appUrl}`);
   if (options.whole && config.demoSimulator && !closing)
-    demo = await runDemoFleet(config, database.db, app.gateway, app.log);
+    demo = await runDemoFleet(config, database.db, gateway, app.log);
 }
 
-/** The demo's simulated devices (modules/demo/demo.fleet.ts); a failure is logged, never fatal. */
+/** The demo's simulated devices (all-in-one/demo-fleet.ts); a failure is logged, never fatal. */
 async function runDemoFleet(
   config: Config,
   db: DatabaseHandle['db'],

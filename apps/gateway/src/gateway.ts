@@ -1,3 +1,4 @@
+import type { DeviceAccounts } from '@kontrol/domain';
 import { DEFAULT_DEVICE_LIMITS, type DeviceLimitSettings } from '@kontrol/contracts';
 import type { DatabaseHandle } from '@kontrol/db';
 import type { FastifyBaseLogger as Logger, FastifyContextConfig, FastifyInstance } from 'fastify';
@@ -60,18 +61,6 @@ export interface GatewayOptions {
   limits?: DeviceLimitSettings;
   /** How often the device counts are written (ms; default 2 s, 0: only at close, tests call `usage.flush`). */
   limitsFlushMs?: number;
-}
-
-/**
- * Device accounts in the broker. The embedded broker reads credentials from the database, so it
- * needs none; an external one is told of every credential issued and every device removed, inside
- * the transaction that changes the device (a broker that cannot be told makes the change fail).
- */
-export interface DeviceAccounts {
-  /** An external broker cannot rename an account without its secret: a new controller id needs a new credential. */
-  readonly renameNeedsNewCredential: boolean;
-  issued(controllerId: string, secret: string): Promise<void>;
-  removed(controllerId: string): Promise<void>;
 }
 
 const NO_ACCOUNTS: DeviceAccounts = {

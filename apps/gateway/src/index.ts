@@ -1,4 +1,4 @@
-export { Gateway, type DeviceAccounts, type GatewayMqtt, type GatewayOptions } from './gateway.js';
+export { Gateway, type GatewayMqtt, type GatewayOptions } from './gateway.js';
 export { DeviceDirectory, credentialHash, type GatewayDevice } from './devices/device-directory.js';
 export { IngestPipeline, type IngestOutcome } from './ingest/pipeline.js';
 export { createTelemetryStore } from './ingest/create-store.js';

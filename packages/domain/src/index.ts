@@ -1,3 +1,4 @@
+export type { DeviceAccounts } from './device-accounts.js';
 export {
   EVENT_NOTIFY_MODULES,
   eventRecipients,

@@ -121,7 +121,7 @@ describe('telemetry retention', () => {
       .insertInto('telemetry_samples')
       .values({ device_id: device.id, ts: Date.now(), current: 1, state: 1 })
       .execute();
-    await deleteDevice(t.db, t.app.gateway.accounts, org.organisationId, device.id);
+    await deleteDevice(t.db, t.gateway.accounts, org.organisationId, device.id);
     const samples = await t.db
       .selectFrom('telemetry_samples')
       .select('ts')

@@ -66,7 +66,7 @@ describe('slow and idle HTTP clients', () => {
     const devices: Awaited<ReturnType<typeof buildSmartDevice>>[] = [];
     for (let n = 0; n < IDLE_SESSIONS; n += 1)
       devices.push(await buildSmartDevice(db, org.organisationId, { roomId: room.id }));
-    const brokerUrl = `mqtt://127.0.0.1:${t.app.gateway.broker!.port}`;
+    const brokerUrl = `mqtt://127.0.0.1:${t.gateway.broker!.port}`;
     const sessions: { client: MqttClient; closedAt?: number }[] = await Promise.all(
       devices.map(async (device) => {
         const client = await mqtt.connectAsync(brokerUrl, {
@@ -128,7 +128,7 @@ describe('slow and idle HTTP clients', () => {
     expect(sessions.filter((session) => session.closedAt === undefined).length, 'idle sessions kept').toBe(0);
     const firstClosed = Math.min(...sessions.map((session) => session.closedAt!)) - silentSince;
     expect(firstClosed).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 1_000);
-    expect(t.app.gateway.stats.idleDisconnects).toBeGreaterThanOrEqual(IDLE_SESSIONS);
+    expect(t.gateway.stats.idleDisconnects).toBeGreaterThanOrEqual(IDLE_SESSIONS);
 
     // Under 50 ms; on a machine so busy (other test files) that the client alone is near that
     // already, the slow clients may add at most half of what it took alone.
@@ -148,7 +148,7 @@ describe('slow and idle HTTP clients', () => {
       const org = await buildOrganisation(db);
       const devices: Awaited<ReturnType<typeof buildSmartDevice>>[] = [];
       for (let n = 0; n < 5; n += 1) devices.push(await buildSmartDevice(db, org.organisationId));
-      const url = `mqtt://127.0.0.1:${small.app.gateway.broker!.port}`;
+      const url = `mqtt://127.0.0.1:${small.gateway.broker!.port}`;
       const connectAs = (device: (typeof devices)[number], protocolVersion: 4 | 5) =>
         mqtt.connectAsync(url, {
           clientId: device.controllerId,

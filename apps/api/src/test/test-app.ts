@@ -3,13 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp } from '../app.js';
+import type { Gateway } from '@kontrol/gateway';
+import { buildAllInOneApp } from '../all-in-one/app.js';
 import { type Config, loadConfig, type Metrics } from '@kontrol/server-kit';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The app's gateway (its broker, pipeline, rules and counters), as the process entry composes it. */
+  gateway: Gateway;
   database: TestDatabase;
   config: Config;
   close(): Promise<void>;
@@ -35,7 +38,7 @@ export async function buildTestApp(
     RULES_NO_DATA_CHECK_SECONDS: '0',
     ...env,
   });
-  const app = await buildApp({
+  const { app, gateway } = await buildAllInOneApp({
     config,
     database: database.handle,
     // Silent unless a test reads the log (its level is then the env's LOG_LEVEL).
@@ -47,6 +50,7 @@ export async function buildTestApp(
   await app.ready();
   return {
     app,
+    gateway,
     database,
     config,
     close: async () => {
@@ -59,6 +63,8 @@ export async function buildTestApp(
 /** The test file's app, as {@link useTestApp} returns it; usable in tests and hooks only. */
 export interface TestContext {
   readonly app: FastifyInstance;
+  /** The app's gateway ({@link TestApp.gateway}). */
+  readonly gateway: Gateway;
   /** The app's database (`database.handle.db`). */
   readonly db: Kysely<Database>;
   readonly config: Config;
@@ -76,7 +82,7 @@ export interface UseTestAppOptions {
   /** More environment for the app's configuration (see {@link buildTestApp}). */
   env?: Record<string, string>;
   /**
-   * Run the MQTT side: the embedded broker on a free port (`app.gateway.broker.port`), or, with
+   * Run the MQTT side: the embedded broker on a free port (`gateway.broker.port`), or, with
    * `MQTT_URL` in `env`, the external broker's subscriptions.
    */
   runsMqtt?: boolean;
@@ -131,6 +137,9 @@ export function useTestApp(
   const context: SmtpTestContext = {
     get app() {
       return current().built.app;
+    },
+    get gateway() {
+      return current().built.gateway;
     },
     get db() {
       return current().built.database.handle.db;

@@ -2,7 +2,7 @@ import type { Balance, BillingDocument, LedgerEntry, Payment } from '@kontrol/co
 import { migrateTo, migrateToLatest } from '@kontrol/db';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
+import { buildAllInOneApp } from '../../all-in-one/app.js';
 import { ConfigError, loadConfig } from '@kontrol/server-kit';
 import { buildOrganisation, VALID_ORGANISATION_DETAILS } from '../../test/builders.js';
 import { nextTestIp, TestClient } from '../../test/http-client.js';
@@ -282,7 +282,7 @@ describe('the payment settings', () => {
           RULES_NO_DATA_CHECK_SECONDS: '0',
           PAYMENT_PROVIDER: provider,
         });
-        const app = await buildApp({
+        const { app } = await buildAllInOneApp({
           config,
           database: database.handle,
           logger: {

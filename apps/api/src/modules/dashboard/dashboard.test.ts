@@ -287,7 +287,7 @@ describe('GET /api/devices/info/prefer_graph and /api/devices/reports/dashboard'
       { ts: start + 10_000, current: 32, state: 'heating', ...base },
       { ts: start + MINUTE, current: 50, state: 'heating', ...base },
     ]);
-    await t.app.gateway.rules.idle();
+    await t.gateway.rules.idle();
 
     const res = await client.get(
       `/api/devices/reports/dashboard?date=${date}&device=${oven.id}&report=current`,

@@ -57,7 +57,7 @@ async function ingest(credential: string, samples: TelemetrySampleInput[]) {
     payload: JSON.stringify(samples),
   });
   expect(res.statusCode).toBe(202);
-  await t.app.gateway.rules.idle();
+  await t.gateway.rules.idle();
 }
 
 async function deviceEvents(deviceId: number) {
@@ -361,8 +361,8 @@ describe('rules on arriving samples', () => {
       humidity: null,
     });
     other.enqueue([stored(t0 + 2 * MINUTE)]);
-    t.app.gateway.rules.enqueue([stored(t0 + 2 * MINUTE), stored(t0 + 3 * MINUTE)]);
-    await Promise.all([other.idle(), t.app.gateway.rules.idle()]);
+    t.gateway.rules.enqueue([stored(t0 + 2 * MINUTE), stored(t0 + 3 * MINUTE)]);
+    await Promise.all([other.idle(), t.gateway.rules.idle()]);
     await other.close();
     const events = await deviceEvents(device.id);
     expect(events).toHaveLength(1);
@@ -375,8 +375,8 @@ describe('rules on arriving samples', () => {
     ]);
     const t0 = recentMinute(45);
     await ingest(device.credential, [sample(t0, 'idle', 1)]);
-    expect(await t.app.gateway.rules.checkNoData()).toBeGreaterThanOrEqual(1);
-    expect(await t.app.gateway.rules.checkNoData()).toBe(0);
+    expect(await t.gateway.rules.checkNoData()).toBeGreaterThanOrEqual(1);
+    expect(await t.gateway.rules.checkNoData()).toBe(0);
     let events = await deviceEvents(device.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind: 'no_data', started_ts: t0, ended_ts: null });

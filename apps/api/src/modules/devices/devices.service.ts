@@ -13,7 +13,7 @@ import {
   type DeviceLimits,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import type { DeviceAccounts } from '@kontrol/gateway';
+import type { DeviceAccounts } from '@kontrol/domain';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';

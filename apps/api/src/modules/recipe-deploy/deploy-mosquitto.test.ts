@@ -119,8 +119,8 @@ describe.skipIf(!mosquittoAvailable())('recipe deployment through an external br
       recipe_ids: recipes.map((recipe) => recipe.id),
     });
     expect(upload.statusCode).toBe(200);
-    await t.app.gateway.programs?.kick();
-    await t.app.gateway.programs?.kick();
+    await t.gateway.programs?.kick();
+    await t.gateway.programs?.kick();
     expect((await status(client, device.id)).binds.map((bind) => [bind.state, bind.attempts])).toEqual([
       ['queued', 1],
       ['queued', 1],

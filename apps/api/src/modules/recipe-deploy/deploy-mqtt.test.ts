@@ -46,7 +46,7 @@ afterAll(async () => {
   await Promise.all(simulators.splice(0).map((simulator) => simulator.stop()));
 });
 
-const mqttUrl = () => `mqtt://127.0.0.1:${t.app.gateway.broker?.port ?? 0}`;
+const mqttUrl = () => `mqtt://127.0.0.1:${t.gateway.broker?.port ?? 0}`;
 
 const step = (temperature: number, prompt: string | null = null): RecipeStep => ({
   mode: 'combination',
@@ -118,7 +118,7 @@ async function settled(client: TestClient, deviceId: number, state: RecipeBind['
   return last as UploadStatus;
 }
 
-const commandReady = (controllerId: string) => t.app.gateway.broker?.canCommand(controllerId) === true;
+const commandReady = (controllerId: string) => t.gateway.broker?.canCommand(controllerId) === true;
 
 describe('recipe deployment over MQTT with the simulator', () => {
   it('installs a set on two devices, fails one that corrupts its files with a CRC mismatch, and a retry installs it', async () => {
@@ -234,8 +234,8 @@ describe('recipe deployment over MQTT with the simulator', () => {
     expect(
       (await client.post('/api/recipes_sets/upload', { device_id: device.id, set_id: set.id })).statusCode,
     ).toBe(200);
-    await t.app.gateway.programs?.kick();
-    await t.app.gateway.programs?.kick();
+    await t.gateway.programs?.kick();
+    await t.gateway.programs?.kick();
     const waiting = await status(client, device.id);
     expect(waiting.binds.map((bind) => [bind.state, bind.attempts])).toEqual([
       ['queued', 0],
@@ -320,7 +320,7 @@ describe('recipe deployment over MQTT with the simulator', () => {
     );
 
     // Not yet: a pass within the timeout leaves them sending.
-    const dispatcher = t.app.gateway.programs;
+    const dispatcher = t.gateway.programs;
     if (!dispatcher) throw new Error('the test app runs no recipe dispatcher');
     await dispatcher.runOnce(Date.now() + PROGRAM_REPORT_TIMEOUT_MS - 5_000);
     expect((await status(client, device.id)).counts.sending).toBe(2);

@@ -6,7 +6,7 @@ import {
 import { createDb } from '@kontrol/db';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { buildApp } from '../../app.js';
+import { buildAllInOneApp } from '../../all-in-one/app.js';
 import { ConfigError, loadConfig } from '@kontrol/server-kit';
 import { buildOrganisation, buildUser } from '../../test/builders.js';
 import { useFakeTelegram, type FakeChat } from '../../test/fake-telegram.js';
@@ -674,7 +674,7 @@ describe('one poller per deployment', () => {
     /** Another API process: its own app and connection to this file's database. */
     const otherProcess = async () => {
       const database = createDb(t.config.databaseUrl, { poolMax: 3 });
-      const app = await buildApp({ config: t.config, database, logger: false });
+      const { app } = await buildAllInOneApp({ config: t.config, database, logger: false });
       await app.ready();
       app.telegram.start(FAST);
       return {

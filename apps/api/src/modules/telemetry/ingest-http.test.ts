@@ -260,7 +260,7 @@ describe('POST /api/ingest/v1/telemetry', () => {
     const devices = await Promise.all(
       Array.from({ length: 5 }, () => buildSmartDevice(t.db, org.organisationId)),
     );
-    const before = t.app.gateway.stats.batches;
+    const before = t.gateway.stats.batches;
     const ts = recentMinute();
     const answers = await Promise.all(
       devices.flatMap((device) =>
@@ -271,7 +271,7 @@ describe('POST /api/ingest/v1/telemetry', () => {
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(202));
     expect(answers.every((a) => a.json<{ data: IngestResult }>().data.accepted === 2)).toBe(true);
-    expect(t.app.gateway.stats.batches - before).toBeLessThan(20);
+    expect(t.gateway.stats.batches - before).toBeLessThan(20);
     for (const device of devices) expect(await storedSamples(device.id)).toHaveLength(8);
   });
 

@@ -157,7 +157,7 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
     const device = await buildSmartDevice(t.db, org.organisationId);
     const other = await buildOrganisation(t.db);
     const neighbour = await buildSmartDevice(t.db, other.organisationId);
-    const brokerPort = t.app.gateway.broker?.port ?? 0;
+    const brokerPort = t.gateway.broker?.port ?? 0;
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     const answers: Answer[] = [];
     const mqttOutcomes = { acknowledged: 0, dropped: 0, refusedConnects: 0, reasonCodes: new Set<number>() };
@@ -232,12 +232,12 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
     // Over MQTT, a message over the rate is not acknowledged: DISCONNECT 0x96, "message rate too high".
     expect(mqttOutcomes.dropped).toBeGreaterThanOrEqual(1);
     expect(mqttOutcomes.reasonCodes).toContain(0x96);
-    expect(t.app.gateway.stats.limited.rate).toBeGreaterThanOrEqual(refused.length > 0 ? 1 : 0);
-    expect(t.app.gateway.stats.limited.connections).toBeGreaterThanOrEqual(1);
+    expect(t.gateway.stats.limited.rate).toBeGreaterThanOrEqual(refused.length > 0 ? 1 : 0);
+    expect(t.gateway.stats.limited.connections).toBeGreaterThanOrEqual(1);
 
     // The organisation is told once, in its admin's language, and the device's limits page shows it.
     // Everything: samples taken after the last refusal are not due yet (device-limiter.ts, dueDeltas).
-    await t.app.gateway.usage.flush(true);
+    await t.gateway.usage.flush(true);
     const told = await limitNotifications(t, org.organisationId);
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({
@@ -284,7 +284,7 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
       expect(answer.status).toBe(429);
     };
     await flood();
-    await t.app.gateway.usage.flush();
+    await t.gateway.usage.flush();
     expect(await limitNotifications(t, org.organisationId)).toHaveLength(1);
     // Delivered as any notification is: e-mailed, with a link to the device's connection tab.
     await t.app.notifier.dispatch();
@@ -298,12 +298,12 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
     expect(mails[0]?.text_body).toContain('The device sends more than its limit');
     expect(mails[0]?.text_body).toContain(`/account/devices/${device.id}?tab=connection`);
     await flood();
-    await t.app.gateway.usage.flush();
+    await t.gateway.usage.flush();
 
     // Another process (or this one after a restart): its own limiter, the same database.
-    const restarted = new DeviceLimiter(t.app.gateway.limiter.settings);
+    const restarted = new DeviceLimiter(t.gateway.limiter.settings);
     const recorder = new UsageRecorder({ db: t.db, limiter: restarted, log: t.app.log, everyMs: 0 });
-    const gatewayDevice = await t.app.gateway.directory.byCredential(device.credential);
+    const gatewayDevice = await t.gateway.directory.byCredential(device.credential);
     if (!gatewayDevice) throw new Error('the device is not found by its credential');
     restarted.take(gatewayDevice, 2_000);
     expect(() => restarted.take(gatewayDevice, 1_000)).toThrow(/rate/);
@@ -323,13 +323,13 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
   it('drops a QoS 0 message over the rate and keeps the connection; a QoS 1 one gets no PUBACK (MQTT 3.1.1: the connection closes)', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const brokerPort = t.app.gateway.broker?.port ?? 0;
+    const brokerPort = t.gateway.broker?.port ?? 0;
     const topic = `kontrol/v1/${device.controllerId}/telemetry`;
     const client = await connectDevice(brokerPort, device, 4);
     await client.publishAsync(topic, JSON.stringify(samples(Date.now() - 60 * MINUTE, 2_000)), { qos: 1 });
     expect(await storedCount(t, device.id)).toBe(2_000);
 
-    const rateRefusals = t.app.gateway.stats.limited.rate;
+    const rateRefusals = t.gateway.stats.limited.rate;
     await client.publishAsync(topic, JSON.stringify(samples(Date.now() - 20 * MINUTE, 1_000)), { qos: 0 });
     // A QoS 1 message after it is answered in order: by then the QoS 0 one was dealt with.
     const closed = new Promise<string>((resolve) => client.once('close', () => resolve('closed')));
@@ -339,7 +339,7 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
     });
     expect(await closed).toBe('closed');
     expect(acknowledged).toBe(false);
-    expect(t.app.gateway.stats.limited.rate).toBe(rateRefusals + 2);
+    expect(t.gateway.stats.limited.rate).toBe(rateRefusals + 2);
     expect(await storedCount(t, device.id)).toBe(2_000);
   });
 });
@@ -428,14 +428,14 @@ describe('under the default limits', () => {
     expect(result.samples).toBeGreaterThan(2 * 14 * 1440 * 0.9);
     expect(result.samples).toBeLessThanOrEqual(2 * 14 * 1440);
     expect(result).toMatchObject({ accepted: result.samples, rejected: 0, retries: 0, unauthorized: [] });
-    expect(Object.values(t.app.gateway.stats.limited).every((count) => count === 0)).toBe(true);
+    expect(Object.values(t.gateway.stats.limited).every((count) => count === 0)).toBe(true);
     expect(14 * 1440).toBeLessThanOrEqual(DEFAULT_DEVICE_LIMITS.burstSamples);
   });
 
   it('takes an hour of one-second samples buffered offline, sent over MQTT all at once as one message each', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const client = await connectDevice(t.app.gateway.broker?.port ?? 0, device, 4);
+    const client = await connectDevice(t.gateway.broker?.port ?? 0, device, 4);
     const start = Date.now() - 62 * MINUTE;
     await Promise.all(
       samples(start, 3_600).map((one) =>
@@ -444,7 +444,7 @@ describe('under the default limits', () => {
     );
     expect(await storedCount(t, device.id)).toBe(3_600);
     expect(client.connected).toBe(true);
-    expect(t.app.gateway.stats.limited.rate + t.app.gateway.stats.limited.day).toBe(0);
+    expect(t.gateway.stats.limited.rate + t.gateway.stats.limited.day).toBe(0);
   });
 });
 
@@ -468,12 +468,12 @@ describe('the size of an MQTT packet', () => {
     async (version) => {
       const org = await buildOrganisation(t.db);
       const device = await buildSmartDevice(t.db, org.organisationId);
-      const client = await connectDevice(t.app.gateway.broker?.port ?? 0, device, version);
+      const client = await connectDevice(t.gateway.broker?.port ?? 0, device, version);
       const reasonCodes: number[] = [];
       client.on('packetreceive', (packet) => {
         if (packet.cmd === 'disconnect') reasonCodes.push(packet.reasonCode ?? 0);
       });
-      const before = t.app.gateway.stats.limited.packet_size;
+      const before = t.gateway.stats.limited.packet_size;
       // Written by hand on the client's own socket: a PUBLISH (QoS 1) whose fixed header announces
       // 200 MB, then the first megabyte of it.
       const socket = client.stream as Socket;
@@ -494,8 +494,8 @@ describe('the size of an MQTT packet', () => {
         undefined,
       );
       if (version === 5) expect(reasonCodes).toEqual([0x95]); // "packet too large"
-      expect(t.app.gateway.stats.limited.packet_size).toBe(before + 1);
-      await t.app.gateway.usage.flush();
+      expect(t.gateway.stats.limited.packet_size).toBe(before + 1);
+      await t.gateway.usage.flush();
       const day = await t.db
         .selectFrom('device_ingest_days')
         .select(['refused', 'last_reason'])
@@ -512,14 +512,14 @@ describe('the size of an MQTT packet', () => {
   it('takes a packet of just under 4 MB', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const client = await connectDevice(t.app.gateway.broker?.port ?? 0, device, 5);
+    const client = await connectDevice(t.gateway.broker?.port ?? 0, device, 5);
     const topic = `kontrol/v1/${device.controllerId}/telemetry`;
-    const rejected = t.app.gateway.stats.rejectedMessages;
+    const rejected = t.gateway.stats.rejectedMessages;
     // Not samples at all (counted, and answered with PUBACK 0x99), but the size is what matters here.
     await expect(
       client.publishAsync(topic, Buffer.alloc(MAX_MESSAGE_BYTES - 200, 0x20), { qos: 1 }),
     ).rejects.toMatchObject({ code: 0x99 });
-    expect(t.app.gateway.stats.rejectedMessages).toBe(rejected + 1);
+    expect(t.gateway.stats.rejectedMessages).toBe(rejected + 1);
     expect(client.connected).toBe(true);
   });
 });

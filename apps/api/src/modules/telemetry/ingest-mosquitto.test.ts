@@ -180,7 +180,7 @@ describe.skipIf(!mosquittoAvailable())('external MQTT broker (Mosquitto 2, dynam
   it('drops what a device sends over its limits: the broker acknowledges it, the gateway stores what the limits allow', async () => {
     const { device, controllerId, credential } = await createDevice();
     const client = await connectDevice(controllerId, credential);
-    const before = { messages: t.app.gateway.stats.mqttMessages, rate: t.app.gateway.stats.limited.rate };
+    const before = { messages: t.gateway.stats.mqttMessages, rate: t.gateway.stats.limited.rate };
     const start = Date.now() - 70 * 60_000;
     const started = Date.now();
     const messages = 20;
@@ -194,14 +194,14 @@ describe.skipIf(!mosquittoAvailable())('external MQTT broker (Mosquitto 2, dynam
       ),
     );
     await waitFor(
-      async () => t.app.gateway.stats.mqttMessages - before.messages >= messages,
+      async () => t.gateway.stats.mqttMessages - before.messages >= messages,
       'the gateway to take every message',
     );
     const elapsedS = (Date.now() - started) / 1000;
     const stored = await storedCount(device.id);
     expect(stored).toBeGreaterThanOrEqual(LIMITS.burst);
     expect(stored).toBeLessThanOrEqual(LIMITS.burst + LIMITS.rate * elapsedS);
-    expect(t.app.gateway.stats.limited.rate - before.rate).toBe(messages - stored / 500);
+    expect(t.gateway.stats.limited.rate - before.rate).toBe(messages - stored / 500);
   });
 
   it('splits the load between two gateways and stores each message once', async () => {
@@ -233,8 +233,8 @@ describe.skipIf(!mosquittoAvailable())('external MQTT broker (Mosquitto 2, dynam
       );
       await waitFor(async () => (await storedCount(device.id)) === messages * 2, `${messages * 2} samples`);
       expect(second.stats.mqttMessages).toBeGreaterThan(0);
-      expect(t.app.gateway.stats.mqttMessages).toBeGreaterThan(0);
-      expect(second.stats.duplicateSamples + t.app.gateway.stats.duplicateSamples).toBe(0);
+      expect(t.gateway.stats.mqttMessages).toBeGreaterThan(0);
+      expect(second.stats.duplicateSamples + t.gateway.stats.duplicateSamples).toBe(0);
     } finally {
       await second.close();
     }

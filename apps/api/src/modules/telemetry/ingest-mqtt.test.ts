@@ -13,7 +13,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.endAsync(true)));
 });
 
-function brokerUrl(port = t.app.gateway.broker?.port) {
+function brokerUrl(port = t.gateway.broker?.port) {
   if (!port) throw new Error('the test app runs no embedded broker');
   return `mqtt://127.0.0.1:${port}`;
 }
@@ -120,7 +120,7 @@ describe.each([
     );
     // The PUBACK has arrived: the samples are in the database now, not "soon".
     expect((await samplesOf(device.id)).map((row) => Number(row.ts) - ts)).toEqual([0, 2000]);
-    expect(t.app.gateway.stats.rejectedSamples).toBeGreaterThanOrEqual(1);
+    expect(t.gateway.stats.rejectedSamples).toBeGreaterThanOrEqual(1);
 
     // One sample object (not an array) is accepted too; a status message is kept.
     await client.publishAsync(
@@ -148,7 +148,7 @@ describe.each([
     const device = await buildSmartDevice(t.db, org.organisationId);
     const topic = `kontrol/v1/${device.controllerId}/telemetry`;
     const message = JSON.stringify([sample(recent()), sample(recent() + 1000)]);
-    vi.spyOn(t.app.gateway.pipeline, 'submit').mockRejectedValueOnce(new Error('disk I/O error'));
+    vi.spyOn(t.gateway.pipeline, 'submit').mockRejectedValueOnce(new Error('disk I/O error'));
 
     const client = await ready(await connectAs(device.controllerId, device.credential), device.controllerId);
     const packets = received(client);
@@ -189,7 +189,7 @@ describe.each([
     await victimClient.subscribeAsync(`kontrol/v1/${victim.controllerId}/cmd`, { qos: 1 });
 
     const client = await connectAs(device.controllerId, device.credential);
-    const dropped = t.app.gateway.stats.droppedPublishes;
+    const dropped = t.gateway.stats.droppedPublishes;
     const attempts: Array<[string, string]> = [
       [`kontrol/v1/${victim.controllerId}/telemetry`, JSON.stringify(sample(recent()))],
       [`kontrol/v1/${victim.controllerId}/cmd`, JSON.stringify({ type: 'reboot' })],
@@ -205,7 +205,7 @@ describe.each([
     await client.publishAsync(`kontrol/v1/${device.controllerId}/status`, JSON.stringify({ online: true }), {
       qos: 1,
     }); // after the QoS 0 one: it has been handled
-    expect(t.app.gateway.stats.droppedPublishes - dropped).toBe(4);
+    expect(t.gateway.stats.droppedPublishes - dropped).toBe(4);
     expect(client.connected).toBe(true);
     expect(await samplesOf(victim.id)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -229,7 +229,7 @@ describe.each([
     const message = new Promise<string>((resolve) =>
       client.once('message', (_topic, payload) => resolve(payload.toString())),
     );
-    expect(await t.app.gateway.broker?.publishCommand(device.controllerId, { type: 'ping' })).toBe(true);
+    expect(await t.gateway.broker?.publishCommand(device.controllerId, { type: 'ping' })).toBe(true);
     expect(JSON.parse(await message)).toEqual({ type: 'ping' });
   });
 
@@ -244,7 +244,7 @@ describe.each([
       .set({ credential_hash: sha256('kdc_rotated') })
       .where('id', '=', device.id)
       .execute();
-    await t.app.gateway.broker?.revalidateNow();
+    await t.gateway.broker?.revalidateNow();
     await closed;
     if (protocolVersion === 5)
       expect(packets).toContainEqual(expect.objectContaining({ cmd: 'disconnect', reasonCode: 0x87 }));
@@ -272,7 +272,7 @@ describe.each([
     const message = new Promise<string>((resolve) =>
       client.once('message', (_topic, payload) => resolve(payload.toString())),
     );
-    expect(await t.app.gateway.broker?.publishCommand(device.controllerId, { type: 'ping' })).toBe(true);
+    expect(await t.gateway.broker?.publishCommand(device.controllerId, { type: 'ping' })).toBe(true);
     expect(JSON.parse(await message)).toEqual({ type: 'ping' });
   });
 });
@@ -387,7 +387,7 @@ describe('embedded MQTT broker, closing', () => {
         await buildSmartDevice(db, org.organisationId),
         await buildSmartDevice(db, org.organisationId),
       ];
-      const port = app.app.gateway.broker?.port;
+      const port = app.gateway.broker?.port;
       const connected = await Promise.all(
         devices.map((device, index) =>
           mqtt.connectAsync(brokerUrl(port), {

@@ -1,12 +1,13 @@
 import type { DeviceTypeSlug } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
-import type { DeviceAccounts, Gateway } from '@kontrol/gateway';
+import type { DeviceAccounts } from '@kontrol/domain';
+import type { Gateway } from '@kontrol/gateway';
 import { backfill, startSimulator, type SimulatedDevice, type Simulator } from '@kontrol/simulator';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { findUserByEmail } from '../users/users.repository.js';
-import { rotateDeviceCredential } from '../devices/devices.service.js';
-import { DEMO_LOGIN } from './demo.seed.js';
+import { findUserByEmail } from '../modules/users/users.repository.js';
+import { rotateDeviceCredential } from '../modules/devices/devices.service.js';
+import { DEMO_LOGIN } from '../modules/demo/demo.seed.js';
 
 /** How many of the demo's smart devices the simulator runs, and the history they get on first start. */
 export const DEMO_SIMULATED_DEVICES = 12;
