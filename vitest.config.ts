@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Workspace packages export their TypeScript sources under the `source` condition, so tests run
- * against the sources without a build. The API suite runs on SQLite, and also on PostgreSQL when
- * TEST_DATABASE_URL is set (CI sets it). Playwright specs (e2e/) are not Vitest's.
+ * against the sources without a build. The API and gateway suites run on SQLite, and also on
+ * PostgreSQL when TEST_DATABASE_URL is set (CI sets it). Playwright specs (e2e/) are not Vitest's.
  */
 // Not `module`: that condition names builds for bundlers (extensionless imports Node cannot load,
 // e.g. @opentelemetry/api's, which prom-client imports), and the server-side tests run in Node.
@@ -23,12 +23,14 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'] } },
-      // Pure units of the gateway and the simulator; their integration runs in the API's suites.
+      { extends: true, test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'] } },
+      // The gateway's units and its integration on a fresh database per file (src/test/).
       {
         extends: true,
         test: {
-          name: 'devices',
-          include: ['apps/gateway/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts'],
+          name: 'gateway-sqlite',
+          include: ['apps/gateway/src/**/*.test.ts'],
+          env: { KONTROL_TEST_DIALECT: 'sqlite' },
         },
       },
       {
@@ -51,6 +53,14 @@ export default defineConfig({
       },
       ...(postgres
         ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'gateway-postgres',
+                include: ['apps/gateway/src/**/*.test.ts'],
+                env: { KONTROL_TEST_DIALECT: 'postgres' },
+              },
+            },
             {
               extends: true as const,
               test: {

@@ -141,7 +141,7 @@ describe('platform', () => {
 
   it('closes gracefully: a request in flight finishes, new connections are refused', async () => {
     const { buildAllInOneApp } = await import('./all-in-one/app.js');
-    const { createTestDatabase } = await import('./test/test-database.js');
+    const { createTestDatabase } = await import('@kontrol/db/testing');
     const database = await createTestDatabase();
     const { app } = await buildAllInOneApp({
       config: { ...t.config, databaseUrl: database.url },

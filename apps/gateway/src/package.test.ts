@@ -36,7 +36,8 @@ function installed(folder: string, seen = new Set<string>()): Set<string> {
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
+    // src/test/ is test support, not built (tsconfig.build.json): it may use Vitest.
+    if (entry.isDirectory()) return entry.name === 'test' ? [] : sources(path);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }

@@ -7,7 +7,7 @@ import type { Gateway } from '@kontrol/gateway';
 import { buildAllInOneApp } from '../all-in-one/app.js';
 import { type Config, loadConfig, type Metrics } from '@kontrol/server-kit';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from '@kontrol/db/testing';
 
 export interface TestApp {
   app: FastifyInstance;

@@ -10,7 +10,7 @@ import {
 } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { pdfText } from '../../test/pdf-text.js';
-import { testDialect } from '../../test/test-database.js';
+import { testDialect } from '@kontrol/db/testing';
 import { useTestApp, type TestContext } from '../../test/test-app.js';
 import { ledgerSum } from './billing.repository.js';
 import { billingDayStart, markInvoicePaidAndCredit } from './documents.service.js';

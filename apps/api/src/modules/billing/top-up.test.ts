@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '@kontrol/server-kit';
 import { buildOrganisation, VALID_ORGANISATION_DETAILS } from '../../test/builders.js';
 import { nextTestIp, TestClient } from '../../test/http-client.js';
 import { useTestApp, type TestContext } from '../../test/test-app.js';
-import { createTestDatabase } from '../../test/test-database.js';
+import { createTestDatabase } from '@kontrol/db/testing';
 import { markInvoicePaidAndCredit } from './documents.service.js';
 
 /**

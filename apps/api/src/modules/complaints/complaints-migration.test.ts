@@ -10,7 +10,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildDevice, buildOrganisation } from '../../test/builders.js';
-import { createTestDatabase, testDialect } from '../../test/test-database.js';
+import { createTestDatabase, testDialect } from '@kontrol/db/testing';
 
 /** The tables as the code before migration 0015 named them. */
 interface Before {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOrganisation } from '../../test/builders.js';
-import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
+import { createTestDatabase, type TestDatabase } from '@kontrol/db/testing';
 import { ledgerSum } from '../billing/billing.repository.js';
 import { postDailyCharges } from '../billing/ledger.service.js';
 import { DEMO_BILLING_DAYS, DEMO_TOP_UP_KOPECKS } from './demo.billing.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDevice, buildOrganisation, buildUser, type BuiltUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
-import { createTestDatabase } from '../../test/test-database.js';
+import { createTestDatabase } from '@kontrol/db/testing';
 
 const t = useTestApp();
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOrganisation, buildSmartDevice } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
-import { testDialect } from '../../test/test-database.js';
+import { testDialect } from '@kontrol/db/testing';
 
 const t = useTestApp();
 const MINUTE = 60_000;

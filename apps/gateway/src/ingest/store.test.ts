@@ -1,11 +1,14 @@
 import type { DeviceState, TelemetrySample } from '@kontrol/contracts';
-import { IngestPipeline, createTelemetryStore, type GatewayDevice } from '@kontrol/gateway';
+import type { Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { buildOrganisation, buildSmartDevice } from '../../test/builders.js';
-import { useTestApp } from '../../test/test-app.js';
-import { deleteDeviceTelemetry } from './telemetry.repository.js';
+import type { GatewayDevice } from '../devices/device-directory.js';
+import { buildOrganisation, buildSmartDevice } from '../test/builders.js';
+import { useTestDatabase } from '../test/use-test-database.js';
+import { createTelemetryStore } from './create-store.js';
+import { IngestPipeline } from './pipeline.js';
 
-const t = useTestApp();
+const t = useTestDatabase();
 const MINUTE = 60_000;
 
 /** A deterministic pseudo-random source. */
@@ -84,6 +87,14 @@ async function tables(deviceId: number) {
   };
 }
 
+/** What the API does when a device is deleted: its telemetry, then the device. */
+async function deleteDevice(db: Kysely<Database>, id: number) {
+  for (const table of ['telemetry_samples', 'telemetry_minute', 'telemetry_hour', 'telemetry_day'] as const)
+    await db.deleteFrom(table).where('device_id', '=', id).execute();
+  await db.deleteFrom('device_ingest_days').where('device_id', '=', id).execute();
+  await db.deleteFrom('devices').where('id', '=', id).execute();
+}
+
 describe('the ingest store', () => {
   it('writes what the step-by-step transaction writes, with redeliveries, back-fills, two processes and a deleted device', async () => {
     const org = await buildOrganisation(t.db);
@@ -136,10 +147,7 @@ describe('the ingest store', () => {
     for (let round = 0; round < 80; round += 1) {
       if (round === 60) {
         // The last device (and its twin) is deleted; what it sends later is dropped.
-        for (const id of [gone.one.id, gone.twin.id]) {
-          await deleteDeviceTelemetry(t.db, id);
-          await t.db.deleteFrom('devices').where('id', '=', id).execute();
-        }
+        for (const id of [gone.one.id, gone.twin.id]) await deleteDevice(t.db, id);
       }
       const pipeline = round % 5 === 4 ? second : first;
       const pending: Promise<unknown>[] = [];

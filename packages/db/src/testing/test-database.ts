@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, migrateToLatest, type DatabaseHandle } from '@kontrol/db';
+import { createDb, type DatabaseHandle } from '../create-db.js';
+import { migrateToLatest } from '../migrate.js';
 import pg from 'pg';
 
 export interface TestDatabase {
@@ -11,7 +12,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** The dialect this test run uses: the Vitest project sets it (api-sqlite / api-postgres). */
+/** The dialect this test run uses: the Vitest project sets it (`api-sqlite`, `gateway-postgres`…). */
 export function testDialect(): 'sqlite' | 'postgres' {
   return process.env.KONTROL_TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 }
