@@ -1,26 +1,7 @@
-import { pickLocale, translate } from '@kontrol/contracts';
 import { createDb, migrateToLatest } from '@kontrol/db';
-import Fastify from 'fastify';
-import { Gateway } from './gateway.js';
-import { gatewayMqtt } from './gateway-mqtt.js';
-import { watchGateway } from './metrics.js';
+import { ConfigError, installCrashLogging, listenOrExit, loadConfig, Metrics } from '@kontrol/server-kit';
+import { buildGatewayApp } from './app.js';
 import { PortInUseError } from './mqtt/embedded-broker.js';
-import {
-  clientErrorHandler,
-  ConfigError,
-  dbPlugin,
-  errorsPlugin,
-  frameworkErrors,
-  healthRoutes,
-  httpTimeoutOptions,
-  installCrashLogging,
-  limitHttpServer,
-  listenOrExit,
-  loadConfig,
-  loggerOptions,
-  Metrics,
-  securityHeadersFor,
-} from '@kontrol/server-kit';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -45,43 +26,10 @@ async function main() {
     poolMax: config.databasePoolMax,
     poolIdleMs: config.databasePoolIdleMs,
   });
-  const app = Fastify({
-    logger: loggerOptions(config.logLevel),
-    trustProxy: config.trustProxy,
-    ...httpTimeoutOptions,
-    frameworkErrors,
-    clientErrorHandler,
-  });
-  limitHttpServer(app, config.httpMaxConnections);
-  metrics?.instrument(app);
-  metrics?.watchDatabase(database);
-  app.decorateRequest('locale', 'ru');
-  app.addHook('onRequest', async (request, reply) => {
-    request.locale = pickLocale(request.headers['accept-language']);
-    reply.headers(securityHeadersFor(request.url));
-  });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ message: translate(request.locale, 'http.not_found') }),
-  );
-
   // Whichever process starts first brings the schema up; the others wait on Kysely's lock.
   const { applied } = await migrateToLatest(database.db);
+  const { app, gateway } = await buildGatewayApp({ config, database, metrics });
   app.log.info({ database: database.safeUrl, applied }, 'database ready');
-
-  await app.register(errorsPlugin);
-  await app.register(dbPlugin, { database });
-  await app.register(healthRoutes);
-  const gateway = await Gateway.start({
-    database,
-    log: app.log,
-    rawRetentionDays: config.telemetryRawDays,
-    mqtt: gatewayMqtt({ ...config, mqttConsume: true }, true),
-    noDataEveryMs: config.rulesNoDataCheckSeconds * 1000,
-    limits: config.deviceLimits,
-  });
-  if (metrics) watchGateway(metrics.registry, gateway);
-  app.addHook('onClose', () => gateway.close());
-  await gateway.registerHttpIngest(app);
 
   const metricsServer = metrics && config.metrics ? await metrics.serve(config.metrics) : undefined;
 

@@ -29,7 +29,7 @@ let smartCounter = 0;
 export async function buildSmartDevice(
   db: Kysely<Database>,
   organisationId: number,
-  options: { typeSlug?: string; timeZone?: string } = {},
+  options: { typeSlug?: string; timeZone?: string; controllerId?: string } = {},
 ) {
   const now = new Date().toISOString();
   const address = await db
@@ -63,7 +63,8 @@ export async function buildSmartDevice(
     .where('slug', '=', options.typeSlug ?? 'combi_oven')
     .executeTakeFirstOrThrow();
   smartCounter += 1;
-  const controllerId = `ctl-${process.pid}-${Date.now().toString(36)}-${smartCounter}`;
+  const controllerId =
+    options.controllerId ?? `ctl-${process.pid}-${Date.now().toString(36)}-${smartCounter}`;
   const credential = `kdc_test_${randomBytes(16).toString('hex')}`;
   const device = await db
     .insertInto('devices')

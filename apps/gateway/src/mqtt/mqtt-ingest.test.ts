@@ -1,11 +1,11 @@
 import type { TelemetrySampleInput } from '@kontrol/contracts';
 import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sha256 } from '../../lib/crypto.js';
-import { buildOrganisation, buildSmartDevice } from '../../test/builders.js';
-import { buildTestApp, useTestApp } from '../../test/test-app.js';
+import { credentialHash } from '../devices/device-directory.js';
+import { buildOrganisation, buildSmartDevice } from '../test/builders.js';
+import { buildTestGateway, useTestGateway } from '../test/test-gateway.js';
 
-const t = useTestApp({ runsMqtt: true });
+const t = useTestGateway({ mqtt: true });
 const clients: MqttClient[] = [];
 
 afterEach(async () => {
@@ -241,7 +241,7 @@ describe.each([
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     await t.db
       .updateTable('devices')
-      .set({ credential_hash: sha256('kdc_rotated') })
+      .set({ credential_hash: credentialHash('kdc_rotated') })
       .where('id', '=', device.id)
       .execute();
     await t.gateway.broker?.revalidateNow();
@@ -378,10 +378,10 @@ describe('embedded MQTT broker: a message of which nothing is stored', () => {
 
 describe('embedded MQTT broker, closing', () => {
   it('closes with devices connected; MQTT 5 ones are told the server is shutting down', async () => {
-    const app = await buildTestApp({}, { runsMqtt: true });
+    const app = await buildTestGateway({}, { mqtt: true });
     let closed = false;
     try {
-      const db = app.database.handle.db;
+      const db = app.db;
       const org = await buildOrganisation(db);
       const devices = [
         await buildSmartDevice(db, org.organisationId),
