@@ -1,6 +1,6 @@
 import { DEVICE_LIMIT_REASONS, type DeviceLimitReason } from '@kontrol/contracts';
 
-/** Counters of the gateway since it started (Prometheus metrics: apps/api/src/plugins/metrics.ts). */
+/** Counters of the gateway since it started (Prometheus metrics: metrics.ts). */
 export interface GatewayStats {
   connectedDevices: number;
   refusedConnections: number;

@@ -17,7 +17,7 @@ const COMPRESS: Record<Encoding, (json: Buffer) => Promise<Buffer>> = {
   br: (json) => brotli(json, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } }),
   gzip: (json) => gzipped(json),
 };
-/** Smaller answers go out as they are (as @fastify/compress does, plugins/security.ts). */
+/** Smaller answers go out as they are (as @fastify/compress does, packages/server-kit/src/security.ts). */
 const COMPRESS_THRESHOLD_BYTES = 1024;
 /** What this process keeps at most, over every organisation. */
 export const FLEET_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
