@@ -36,9 +36,15 @@ export async function buildAllInOneApp({
       });
       started = gateway;
       if (metrics) watchGateway(metrics.registry, gateway);
-      await gateway.registerHttpIngest(api, { access: 'device', csrf: false });
+      try {
+        await gateway.registerHttpIngest(api, { access: 'device', csrf: false });
+      } catch (error) {
+        await gateway.close(); // the app never takes it over, so nothing else would close its broker
+        throw error;
+      }
       return gateway;
     },
   });
-  return { app, gateway: started as Gateway };
+  if (!started) throw new Error('buildApp did not start the device side');
+  return { app, gateway: started };
 }
