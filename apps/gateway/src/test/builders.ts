@@ -5,19 +5,57 @@ import type { Kysely } from 'kysely';
 import { credentialHash } from '../devices/device-directory.js';
 
 /**
- * Rows the gateway reads, inserted directly: what the API's forms would have created. The API's
- * own builders (apps/api/src/test/builders.ts) also make users and roles; the gateway needs none.
+ * Rows the gateway reads, inserted directly: what the API's registration and forms would have
+ * created (the API's own builders, apps/api/src/test/builders.ts, go through its services).
  */
 const unique = () => randomBytes(4).toString('hex');
 
+/**
+ * A new organisation with an admin whose role holds every module, as registration makes it: the
+ * one who is notified of the organisation's devices.
+ */
 export async function buildOrganisation(db: Kysely<Database>) {
   const now = new Date().toISOString();
-  const row = await db
+  const organisation = await db
     .insertInto('organisations')
     .values({ name: `Org ${unique()}`, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { organisationId: row.id };
+  const role = await db
+    .insertInto('acl_roles')
+    .values({
+      organisation_id: organisation.id,
+      name: 'Administrator',
+      is_client_system: 0,
+      is_admin_role: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const modules = await db.selectFrom('acl_modules').select('id').execute();
+  await db
+    .insertInto('acl_role_modules')
+    .values(modules.map((module) => ({ acl_role_id: role.id, acl_module_id: module.id })))
+    .execute();
+  const admin = await db
+    .insertInto('users')
+    .values({
+      organisation_id: organisation.id,
+      name: 'Admin',
+      email: `admin-${unique()}@example.test`,
+      password_hash: null,
+      role: 'admin',
+      acl_role_id: role.id,
+      email_verified_at: now,
+      locale: 'en',
+      disabled_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { organisationId: organisation.id, adminId: admin.id };
 }
 
 let smartCounter = 0;
