@@ -41,7 +41,9 @@ export class RateLimiter {
       )
       .returning(['hits', 'reset_at'])
       .executeTakeFirstOrThrow();
-    return { hits: row.hits, ttlMs: Math.max(0, row.reset_at - now) };
+    // Concurrent hits read the clock before their upserts run, so the window may have been opened
+    // by a hit that read it later than this one: what is left is still never more than the window.
+    return { hits: row.hits, ttlMs: Math.min(windowMs, Math.max(0, row.reset_at - now)) };
   }
 
   async peek(key: string): Promise<Hit> {
