@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MODULE_SLUGS, type ModuleSlug } from '@kontrol/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_HEADERS } from '@kontrol/server-kit';
-import { buildOrganisation, buildUser } from '../test/builders.js';
+import { buildOrganisation, buildUser } from '../builders.js';
 import { guest, isErrorShape, send, signIn, type Answer, type Session } from './http.js';
 import {
   buildAppWithRoutes,

@@ -18,7 +18,7 @@ import {
   type Kind,
   type Org,
 } from './fixtures.js';
-import { startFakeTelegram } from '../test/fake-telegram.js';
+import { startFakeTelegram } from '../fake-telegram.js';
 import { send, type Answer, type SendOptions } from './http.js';
 import { buildAppWithRoutes, fillPath, needsUser, pathParams, type RouteInfo } from './route-table.js';
 import { propertiesOf, propertySchema, takesArray, validExample, type Hints } from './values.js';

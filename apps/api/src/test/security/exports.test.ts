@@ -3,8 +3,8 @@ import type { TelemetrySampleInput } from '@kontrol/contracts';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { post } from '../modules/billing/ledger.service.js';
-import { buildSmartDevice } from '../test/builders.js';
+import { post } from '../../modules/billing/ledger.service.js';
+import { buildSmartDevice } from '../builders.js';
 import { buildOrg, type Org } from './fixtures.js';
 import { useAppWithRoutes } from './route-table.js';
 

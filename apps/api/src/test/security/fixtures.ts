@@ -3,9 +3,9 @@ import { DEFAULT_TIME_ZONE, DEFAULT_WORK_TIME, type ModuleSlug } from '@kontrol/
 import type { Database } from '@kontrol/db';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { sha256 } from '../lib/crypto.js';
-import { insertRole } from '../modules/acl/acl.repository.js';
-import { insertIntegration } from '../modules/integrations/integrations.repository.js';
+import { sha256 } from '../../lib/crypto.js';
+import { insertRole } from '../../modules/acl/acl.repository.js';
+import { insertIntegration } from '../../modules/integrations/integrations.repository.js';
 import {
   buildAddress,
   buildOrganisation,
@@ -16,7 +16,7 @@ import {
   buildTemplate,
   buildUser,
   VALID_ORGANISATION_DETAILS,
-} from '../test/builders.js';
+} from '../builders.js';
 import { send, signIn, type Session } from './http.js';
 import { pathParams, type RouteInfo } from './route-table.js';
 import type { Hints } from './values.js';

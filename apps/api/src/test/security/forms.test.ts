@@ -1,9 +1,9 @@
 import { DEFAULT_WORK_TIME, INGEST_HTTP_PATH, translate } from '@kontrol/contracts';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFormBody, readForm } from '../lib/forms.js';
-import { buildSmartDevice } from '../test/builders.js';
-import { TestClient } from '../test/http-client.js';
+import { parseFormBody, readForm } from '../../lib/forms.js';
+import { buildSmartDevice } from '../builders.js';
+import { TestClient } from '../http-client.js';
 import { buildOrg, hashOrg, hintsFor, pathValues, type Org } from './fixtures.js';
 import { guest, isErrorShape, send, type Session } from './http.js';
 import { buildAppWithRoutes, fillPath, needsUser, STATE_CHANGING } from './route-table.js';

@@ -5,9 +5,9 @@ import { MODULE_SLUGS } from '@kontrol/contracts';
 import fc from 'fast-check';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../test/builders.js';
-import { startFakeTelegram } from '../test/fake-telegram.js';
-import { nextTestIp } from '../test/http-client.js';
+import { buildUser } from '../builders.js';
+import { startFakeTelegram } from '../fake-telegram.js';
+import { nextTestIp } from '../http-client.js';
 import {
   buildOrg,
   buildVictim,

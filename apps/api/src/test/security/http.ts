@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { TestClient } from '../test/http-client.js';
+import { TestClient } from '../http-client.js';
 
 export interface Answer {
   status: number;

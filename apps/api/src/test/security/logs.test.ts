@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLoginLink } from '../modules/auth/auth.service.js';
+import { createLoginLink } from '../../modules/auth/auth.service.js';
 import { REDACTED, redactUrl } from '@kontrol/server-kit';
-import { buildOrganisation } from '../test/builders.js';
-import { TestClient, nextTestIp } from '../test/http-client.js';
-import { buildTestApp, type TestApp } from '../test/test-app.js';
+import { buildOrganisation } from '../builders.js';
+import { TestClient, nextTestIp } from '../http-client.js';
+import { buildTestApp, type TestApp } from '../test-app.js';
 
 /**
  * docs/security.md "Logs": the links that open an account, a chat binding or a payment leave no

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { translate, type Locale } from '@kontrol/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../cli.js';
-import { COMMON_PASSWORDS_COUNT, commonPasswords, isCommonPassword } from '../lib/common-passwords.js';
-import { sha256 } from '../lib/crypto.js';
-import { hashPassword, verifyPassword } from '../lib/password.js';
-import { LOGIN_THROTTLE } from '../modules/auth/auth.service.js';
-import { replaceUserToken } from '../modules/auth/tokens.repository.js';
-import { DEMO_LOGIN } from '../modules/demo/demo.seed.js';
-import { buildOrganisation } from '../test/builders.js';
-import { TestClient, nextTestIp } from '../test/http-client.js';
+import { runCli } from '../../cli.js';
+import { COMMON_PASSWORDS_COUNT, commonPasswords, isCommonPassword } from '../../lib/common-passwords.js';
+import { sha256 } from '../../lib/crypto.js';
+import { hashPassword, verifyPassword } from '../../lib/password.js';
+import { LOGIN_THROTTLE } from '../../modules/auth/auth.service.js';
+import { replaceUserToken } from '../../modules/auth/tokens.repository.js';
+import { DEMO_LOGIN } from '../../modules/demo/demo.seed.js';
+import { buildOrganisation } from '../builders.js';
+import { TestClient, nextTestIp } from '../http-client.js';
 import { useAppWithRoutes } from './route-table.js';
 import { propertiesOf } from './values.js';
 

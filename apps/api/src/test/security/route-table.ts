@@ -4,8 +4,8 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import type { z } from 'zod';
-import type { Access } from '../plugins/auth.js';
-import { buildTestApp, type TestApp } from '../test/test-app.js';
+import type { Access } from '../../plugins/auth.js';
+import { buildTestApp, type TestApp } from '../test-app.js';
 
 /** One route of the built app as its definition declares it (HEAD and the API docs left out). */
 export interface RouteInfo {

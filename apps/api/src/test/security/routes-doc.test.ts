@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { useAppWithRoutes, type RouteInfo } from './route-table.js';
 
 /** The route index of the repository's documentation, written from the app's own route table. */
-const ROUTES_DOC = new URL('../../../../docs/routes.md', import.meta.url);
+const ROUTES_DOC = new URL('../../../../../docs/routes.md', import.meta.url);
 
 const HEADER = `# Routes
 
 Every HTTP route of the server, from the route table of the app itself (the security suite's,
-\`apps/api/src/security/route-table.ts\`), written by \`npm run docs:routes\`: the test suite fails
+\`apps/api/src/test/security/route-table.ts\`), written by \`npm run docs:routes\`: the test suite fails
 when this file is not current. Access is \`public\`, \`user\` (any signed-in user), \`device\` (a
 device credential) or the modules that open it (any one of them; docs/people.md), and \`—\` for
 the health probes, which answer before any session is read; **admin** marks the organisation's

@@ -3,9 +3,9 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_TIMEOUTS } from '@kontrol/server-kit';
-import { buildAddress, buildOrganisation, buildRoom, buildSmartDevice } from '../test/builders.js';
-import { TestClient } from '../test/http-client.js';
-import { buildTestApp, type TestApp } from '../test/test-app.js';
+import { buildAddress, buildOrganisation, buildRoom, buildSmartDevice } from '../builders.js';
+import { TestClient } from '../http-client.js';
+import { buildTestApp, type TestApp } from '../test-app.js';
 
 /**
  * docs/operations.md "Limits": clients that hold connections without finishing a request are

@@ -11,8 +11,8 @@ import {
   type MessageKey,
 } from '@kontrol/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_FILE_NAME, imageSize } from '../lib/image-files.js';
-import { buildAddress } from '../test/builders.js';
+import { IMAGE_FILE_NAME, imageSize } from '../../lib/image-files.js';
+import { buildAddress } from '../builders.js';
 import { buildOrg, type Org } from './fixtures.js';
 import { isErrorShape, send, type Answer, type Session } from './http.js';
 import { useAppWithRoutes } from './route-table.js';
