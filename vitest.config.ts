@@ -23,6 +23,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'] } },
+      // The repository's own tooling: the lint configuration's boundaries.
+      { extends: true, test: { name: 'tooling', include: ['tooling/**/*.test.ts'] } },
       { extends: true, test: { name: 'simulator', include: ['apps/simulator/src/**/*.test.ts'] } },
       // The gateway's units and its integration on a fresh database per file (src/test/).
       {

@@ -21,6 +21,15 @@ export function isAccountFile(path) {
   if (file.startsWith('features/')) return !file.startsWith('features/auth/');
   return (
     file.startsWith('test/') ||
+    file.startsWith('lib/device-stat/') ||
+    file.startsWith('lib/device-events/') ||
+    file.startsWith('lib/device-groups/') ||
+    file.startsWith('lib/reference-data/') ||
+    file === 'lib/user-settings.ts' ||
+    file === 'lib/labels.ts' ||
+    file === 'components/detail-state.tsx' ||
+    file === 'components/paged-table.tsx' ||
+    file === 'app/routes/device-page.tsx' ||
     file === 'components/telemetry-chart.tsx' ||
     file === 'components/notification-settings-form.tsx' ||
     file === 'components/time-field.tsx' ||

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearDenied } from '../features/auth/access-notice';
+import { clearDenied } from '../lib/auth/access-notice';
 import { queryClient } from '../lib/query-client';
 import { buildAuthUser, server } from '../test/server';
 import { AppProvider } from './provider';

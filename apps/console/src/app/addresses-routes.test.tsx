@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { AppProvider } from '../../../app/provider';
-import { buildAuthUser, server } from '../../../test/server';
-import { buildAddress, buildRoom } from '../testing';
+import { AppProvider } from './provider';
+import { buildAuthUser, server } from '../test/server';
+import { buildAddress, buildRoom } from '../features/addresses/testing';
 
 describe('addresses in the console’s router (docs/contract.md, "Screens and routes")', () => {
   it('opens the list, the add page, an address and a room, each with its title', async () => {
@@ -18,7 +18,7 @@ describe('addresses in the console’s router (docs/contract.md, "Screens and ro
       http.get('/api/rooms/', () => HttpResponse.json({ data: [kitchen] })),
     );
     window.history.replaceState({}, '', '/account/addresses');
-    const router = (await import('../../../app/router')).startRouter();
+    const router = (await import('./router')).startRouter();
     render(
       <AppProvider>
         <RouterProvider router={router} />

@@ -2,11 +2,11 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { loginWithRedirect, paths } from '../config/paths';
-import { accountLoader, guestLoader } from '../features/auth/loaders';
+import { accountLoader, guestLoader } from '../lib/auth/loaders';
 import { LoginPage } from '../features/auth/routes/login-page';
-import { prefetchReferenceData } from '../features/reference-data/use-reference-data';
-import { ACCOUNT_ROUTE_ID } from '../features/auth/use-current-user';
-import { forgetUser, isSignedInAndNotGuest, resetSession } from '../features/auth/session';
+import { prefetchReferenceData } from '../lib/reference-data/use-reference-data';
+import { ACCOUNT_ROUTE_ID } from '../lib/auth/use-current-user';
+import { forgetUser, isSignedInAndNotGuest, resetSession } from '../lib/auth/session';
 import { onSessionEnded } from '../lib/api-client';
 import { loadAccountTexts } from '../lib/i18n';
 import { loadChunk } from '../lib/lazy-route';
@@ -176,7 +176,7 @@ export const routes: RouteObject[] = [
                   {
                     path: ':id',
                     handle: { title: 'Device' } satisfies RouteHandle,
-                    lazy: page(() => import('../features/devices/routes/device-page'), 'DevicePage'),
+                    lazy: page(() => import('./routes/device-page'), 'DevicePage'),
                   },
                 ],
               },

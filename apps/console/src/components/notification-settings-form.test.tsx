@@ -10,6 +10,7 @@ import { queryClient } from '../lib/query-client';
 import { server } from '../test/server';
 import { hoursField, shownTime, typeTime } from '../test/time-fields';
 import { NotificationSettingsForm } from './notification-settings-form';
+import { useSaveUserSettings, useUserSettings } from '../lib/user-settings';
 
 configure({ asyncUtilTimeout: 5_000 });
 if (typeof Element.prototype.scrollIntoView !== 'function') {
@@ -20,11 +21,16 @@ afterEach(() => queryClient.clear());
 
 const saved: UserSettings = { ...DEFAULT_USER_SETTINGS, locale: 'ru' };
 
+/** The form as the user and profile pages use it: loaded and saved through lib/user-settings.ts. */
+function Form({ userId }: { userId: number }) {
+  return <NotificationSettingsForm settings={useUserSettings(userId)} save={useSaveUserSettings(userId)} />;
+}
+
 function renderForm(userId = 2) {
   return render(
     <QueryClientProvider client={queryClient}>
       <MantineProvider env="test">
-        <NotificationSettingsForm userId={userId} />
+        <Form userId={userId} />
       </MantineProvider>
     </QueryClientProvider>,
   );

@@ -19,37 +19,12 @@ import {
   Switch,
   Text,
 } from '@mantine/core';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiClient } from '../lib/api-client';
 import { useApiForm } from '../lib/use-api-form';
 import { FormFailure } from './form-failure';
 import { PageLoader } from './page-loader';
 import { TimeField } from './time-field';
-
-/*
- * The one shared component that talks to the API itself: the user page (an admin editing anyone)
- * and the profile page (the signed-in user's own) show the same form for the same endpoint.
- */
-
-/** GET /api/users/{id}/settings: the saved settings, or the defaults of a user who never saved. */
-export async function getUserSettings(userId: number, signal?: AbortSignal): Promise<UserSettings> {
-  return (await apiClient.get<{ data: UserSettings }>(`/users/${userId}/settings`, { signal })).data.data;
-}
-
-/** POST /api/users/{id}/settings: the whole settings object, answered as saved. */
-export async function saveUserSettings(userId: number, body: UserSettings): Promise<UserSettings> {
-  return (await apiClient.post<{ data: UserSettings }>(`/users/${userId}/settings`, body)).data.data;
-}
-
-export const userSettingsKey = (userId: number) => ['users', userId, 'settings'] as const;
-
-export const getUserSettingsQueryOptions = (userId: number) =>
-  queryOptions({
-    queryKey: userSettingsKey(userId),
-    queryFn: ({ signal }) => getUserSettings(userId, signal),
-  });
 
 interface SettingsFormValues extends Record<string, unknown> {
   web: boolean;
@@ -111,11 +86,17 @@ const LANGUAGE_NAMES: Record<Locale, string> = { ru: 'Русский', en: 'Engl
 /**
  * Where and which notifications reach a user (`userSettingsSchema`): channels (the console's
  * pop-up, e-mail, Telegram), kinds, severities, quiet hours in the user's time zone, and the
- * language of e-mails and messages. Loads `GET /api/users/{id}/settings` and saves with a POST.
+ * language of e-mails and messages. The page loads and saves them (lib/user-settings.ts) and keys
+ * the form by the user, so another user's form starts from their own values.
  */
-export function NotificationSettingsForm({ userId }: { userId: number }) {
+export function NotificationSettingsForm({
+  settings: { data, isPending, isError },
+  save,
+}: {
+  settings: { data?: UserSettings | undefined; isPending: boolean; isError: boolean };
+  save: (body: UserSettings) => Promise<UserSettings>;
+}) {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useQuery(getUserSettingsQueryOptions(userId));
   if (isPending) return <PageLoader inline />;
   if (isError) {
     return (
@@ -124,21 +105,26 @@ export function NotificationSettingsForm({ userId }: { userId: number }) {
       </Alert>
     );
   }
-  return <SettingsForm key={userId} userId={userId} settings={data} />;
+  if (!data) return null;
+  return <SettingsForm settings={data} save={save} />;
 }
 
-function SettingsForm({ userId, settings }: { userId: number; settings: UserSettings }) {
+function SettingsForm({
+  settings,
+  save,
+}: {
+  settings: UserSettings;
+  save: (body: UserSettings) => Promise<UserSettings>;
+}) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const [saved, setSaved] = useState(false);
   const { form, onSubmit, submitting, failure, fields } = useApiForm<SettingsFormValues, UserSettings>({
     initialValues: toValues(settings),
     submit: (values) => {
       setSaved(false);
-      return saveUserSettings(userId, toBody(values));
+      return save(toBody(values));
     },
     onSuccess: (answer, changed) => {
-      client.setQueryData(userSettingsKey(userId), answer);
       changed.setValues(toValues(answer));
       changed.resetDirty(toValues(answer));
       setSaved(true);

@@ -1,11 +1,10 @@
 import { Button, Group, Text, useComputedColorScheme } from '@mantine/core';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
-import { getLocale } from '../lib/i18n';
-import { formatDateTime, intlLocale } from '../lib/format';
-import classes from './telemetry-chart.module.css';
+import { useCanDraw, useUplot } from '../hooks/use-uplot';
+import { formatDateTime, useIntlLocale } from '../lib/format';
+import classes from './chart.module.css';
 
 /** One line of a {@link TelemetryChart}: a device's values over time. */
 export interface TelemetryChartSeries {
@@ -171,16 +170,6 @@ export function alignSeries(
   return { data: columns as unknown as uPlot.AlignedData, layout, points };
 }
 
-/** Whether this browser can draw on a canvas (a DOM without layout, as in some tests, cannot). */
-function canDraw(): boolean {
-  if (typeof Path2D === 'undefined') return false;
-  try {
-    return document.createElement('canvas').getContext('2d') !== null;
-  } catch {
-    return false;
-  }
-}
-
 /** A line's colour, faint, for its min–max band (a `#rrggbb` colour; anything else gets grey). */
 function translucent(color: string): string {
   return /^#[0-9a-f]{6}$/i.test(color) ? `${color}26` : 'rgba(128, 128, 128, 0.15)';
@@ -296,9 +285,8 @@ export function TelemetryChart({
   const captionId = useId();
   const hintId = useId();
   const scheme = useComputedColorScheme('light');
-  const language = getLocale();
+  const locale = useIntlLocale();
   const plotRef = useRef<HTMLDivElement>(null);
-  const chartRef = useRef<uPlot | null>(null);
   const onZoomRef = useRef(onZoom);
   onZoomRef.current = onZoom;
   const markersRef = useRef(markers);
@@ -309,7 +297,7 @@ export function TelemetryChart({
   const hiddenRef = useRef(hidden);
   hiddenRef.current = hidden;
   const [cursor, setCursor] = useState<CursorValues>({ time: null, values: [] });
-  const drawable = useMemo(canDraw, []);
+  const drawable = useCanDraw();
 
   const rangeStart = range?.start;
   const rangeFinish = range?.finish;
@@ -348,14 +336,12 @@ export function TelemetryChart({
     [lineKey],
   );
   const formats = useMemo(() => {
-    const locale = intlLocale();
     return {
       value: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }),
       moment: { format: (ms?: number) => formatDateTime(ms ?? Date.now(), { seconds: true }) },
       ticks: timeTicks(locale),
     };
-    // `language`: the formats follow the interface language.
-  }, [digits, language]);
+  }, [digits, locale]);
   const hasPoints = aligned.points > 0;
   const alignedRef = useRef(aligned);
   alignedRef.current = aligned;
@@ -365,46 +351,41 @@ export function TelemetryChart({
   // Other lines show every line again.
   useEffect(() => setHidden(new Set()), [lineKey]);
 
-  useEffect(() => {
-    const target = plotRef.current;
-    if (!target || !hasPoints || !drawable) return;
-    const { layout } = alignedRef.current;
-    const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
-    const uSeries: uPlot.Series[] = [{}];
-    const bands: uPlot.Band[] = [];
-    layout.forEach((place, index) => {
-      const style = styles[index] ?? { label: '', ...seriesStyle(index) };
-      const show = !hiddenRef.current.has(index);
-      uSeries[place.line] = {
-        label: style.label,
-        show,
-        stroke: style.color,
-        width: 2,
-        dash: [...style.dash],
-        spanGaps: false,
-      };
-      if (place.band) {
-        const edge: uPlot.Series = {
-          label: `${style.label} (min/max)`,
+  const frameRef = useRef(0);
+  const create = useMemo(() => {
+    if (!hasPoints || !drawable) return null;
+    return (target: HTMLDivElement) => {
+      const { layout } = alignedRef.current;
+      const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
+      const uSeries: uPlot.Series[] = [{}];
+      const bands: uPlot.Band[] = [];
+      layout.forEach((place, index) => {
+        const style = styles[index] ?? { label: '', ...seriesStyle(index) };
+        const show = !hiddenRef.current.has(index);
+        uSeries[place.line] = {
+          label: style.label,
           show,
-          stroke: 'transparent',
-          width: 0,
-          points: { show: false },
+          stroke: style.color,
+          width: 2,
+          dash: [...style.dash],
+          spanGaps: false,
         };
-        uSeries[place.band.min] = { ...edge };
-        uSeries[place.band.max] = { ...edge };
-        bands.push({ series: [place.band.max, place.band.min], fill: translucent(style.color) });
-      }
-    });
-    // A task of its own: uPlot's first draw (measuring, axes, the canvas) is one piece of work
-    // that cannot be sliced; apart from the render that mounted the chart, neither is a long task.
-    let frame = 0;
-    let chart: uPlot | null = null;
-    let observer: ResizeObserver | null = null;
-    const create = () => {
+        if (place.band) {
+          const edge: uPlot.Series = {
+            label: `${style.label} (min/max)`,
+            show,
+            stroke: 'transparent',
+            width: 0,
+            points: { show: false },
+          };
+          uSeries[place.band.min] = { ...edge };
+          uSeries[place.band.max] = { ...edge };
+          bands.push({ series: [place.band.max, place.band.min], fill: translucent(style.color) });
+        }
+      });
       const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
       const width = target.clientWidth || 600;
-      const created = new uPlot(
+      return new uPlot(
         {
           width,
           height,
@@ -442,8 +423,8 @@ export function TelemetryChart({
             draw: [(u) => drawMarkers(u, markersRef.current)],
             setCursor: [
               (u) => {
-                cancelAnimationFrame(frame);
-                frame = requestAnimationFrame(() => {
+                cancelAnimationFrame(frameRef.current);
+                frameRef.current = requestAnimationFrame(() => {
                   const idx = u.cursor.idx;
                   const idxs = u.cursor.idxs ?? [];
                   setCursor({
@@ -476,42 +457,32 @@ export function TelemetryChart({
         alignedRef.current.data,
         target,
       );
-      chart = created;
-      chartRef.current = created;
-      observer = new ResizeObserver((entries) => {
-        const box = entries[0]?.contentRect;
-        if (box && box.width > 0 && Math.abs(box.width - created.width) >= 1) {
-          created.setSize({ width: box.width, height });
-        }
-      });
-      observer.observe(target);
     };
-    const timer = setTimeout(create, 0);
-    return () => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-      observer?.disconnect();
-      chart?.destroy();
-      chartRef.current = null;
-      if (zoomedRef.current) {
-        zoomedRef.current = false;
-        setZoomed(false);
-        onZoomRef.current?.(null);
-      }
-    };
-  }, [styles, height, unit, formats, scheme, hasPoints, drawable, minSpan]);
+  }, [styles, height, unit, formats, scheme, hasPoints, drawable, minSpan, digits]);
+  // A chart built again, or gone, is zoomed no more.
+  const onDestroy = useCallback(() => {
+    cancelAnimationFrame(frameRef.current);
+    if (zoomedRef.current) {
+      zoomedRef.current = false;
+      setZoomed(false);
+      onZoomRef.current?.(null);
+    }
+  }, []);
+  // A task of its own: uPlot's first draw (measuring, axes, the canvas) is one piece of work
+  // that cannot be sliced; apart from the render that mounted the chart, neither is a long task.
+  const chartRef = useUplot({ target: plotRef, create, deferred: true, onDestroy });
 
   // New data for the same lines: the chart takes it; a zoomed chart keeps its zoom.
   useEffect(() => {
     const chart = chartRef.current;
     if (!chart || chart.data === aligned.data) return;
     chart.setData(aligned.data, !zoomedRef.current);
-  }, [aligned]);
+  }, [chartRef, aligned]);
 
   // Other markers: drawn again over the same plot.
   useEffect(() => {
     chartRef.current?.redraw(false, false);
-  }, [markers]);
+  }, [chartRef, markers]);
 
   // Showing and hiding lines (and their bands) without building the chart again.
   useEffect(() => {
@@ -526,7 +497,7 @@ export function TelemetryChart({
         chart.setSeries(place.band.max, { show });
       }
     });
-  }, [hidden, aligned]);
+  }, [chartRef, hidden, aligned]);
 
   const resetZoom = () => {
     const chart = chartRef.current;

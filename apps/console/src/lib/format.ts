@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { getLocale } from './i18n';
 
 const INTL_LOCALE = { ru: 'ru-RU', en: 'en-GB' } as const;
@@ -5,6 +6,15 @@ const INTL_LOCALE = { ru: 'ru-RU', en: 'en-GB' } as const;
 /** The `Intl` locale of the interface language, for formatters a screen builds itself. */
 export function intlLocale(): string {
   return INTL_LOCALE[getLocale()];
+}
+
+/**
+ * {@link intlLocale} read in render, the component rendering again when the language changes: the
+ * dependency of the formatters a component memoises.
+ */
+export function useIntlLocale(): string {
+  useTranslation();
+  return intlLocale();
 }
 
 /** A moment: ISO 8601 text, epoch milliseconds or a Date. */

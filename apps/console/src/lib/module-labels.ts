@@ -1,7 +1,7 @@
-import { MODULE_LABELS, type ModuleSlug } from '@kontrol/contracts';
+import { MODULE_LABELS, type Locale, type ModuleSlug } from '@kontrol/contracts';
 import { getLocale } from './i18n';
 
-/** The sidebar label of a module (docs/contract.md, "Screens and routes") in the interface language. */
-export function moduleLabel(slug: ModuleSlug): string {
-  return MODULE_LABELS[slug][getLocale()];
+/** The sidebar label of a module (docs/contract.md, "Screens and routes") in `language`, by default the interface's. */
+export function moduleLabel(slug: ModuleSlug, language: Locale = getLocale()): string {
+  return MODULE_LABELS[slug][language];
 }

@@ -34,30 +34,35 @@ export function useSearchParamsState<K extends string>(
     rendered.current = search;
     latest.current = search;
   }
-  const keys = Object.keys(defaults) as K[];
-  // Recomputed only when this screen's parameters change, so memoised filters downstream hold.
-  const signature = keys.map((key) => `${key}=${searchParams.get(key) ?? ''}`).join('&');
-  const values = useMemo(
-    () =>
-      Object.fromEntries(keys.map((key) => [key, searchParams.get(key) ?? defaults[key]])) as Record<
-        K,
-        string
-      >,
-    [signature],
-  );
+  // This screen's parameters present in the URL, as a query string: the values are recomputed only
+  // when it changes (not for another screen's parameter), so memoised filters downstream hold.
+  // The defaults are a constant of the screen: those of its first render are kept.
+  const [screenDefaults] = useState(defaults);
+  const own = new URLSearchParams();
+  for (const key of Object.keys(screenDefaults)) {
+    const value = searchParams.get(key);
+    if (value !== null) own.set(key, value);
+  }
+  const signature = own.toString();
+  const values = useMemo(() => {
+    const present = new URLSearchParams(signature);
+    return Object.fromEntries(
+      (Object.keys(screenDefaults) as K[]).map((key) => [key, present.get(key) ?? screenDefaults[key]]),
+    ) as Record<K, string>;
+  }, [signature, screenDefaults]);
   const set = useCallback(
     (patch: Partial<Record<K, string>>, options: { replace?: boolean } = {}) => {
       const next = new URLSearchParams(latest.current);
       for (const [key, value] of Object.entries(patch) as [K, string | undefined][]) {
-        if (value === undefined || value === defaults[key]) next.delete(key);
+        if (value === undefined || value === screenDefaults[key]) next.delete(key);
         else next.set(key, value);
       }
       const query = next.toString();
       latest.current = query ? `?${query}` : '';
       void navigate(`?${query}`, { replace: options.replace ?? false, preventScrollReset: true });
     },
-    // `defaults` are a constant of the screen; `navigate` is stable in a data router.
-    [navigate],
+    // `navigate` is stable in a data router.
+    [navigate, screenDefaults],
   );
   return [values, set];
 }

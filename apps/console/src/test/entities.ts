@@ -3,6 +3,7 @@ import type {
   Address,
   Complaint,
   ComplaintEvent,
+  DashboardDevice,
   Device,
   DeviceEvent,
   DeviceEventTemplate,
@@ -17,6 +18,7 @@ import type {
   SupportMessage,
   User,
 } from '@kontrol/contracts';
+import { dashboardCounters } from '@kontrol/contracts';
 
 /**
  * Entities as the API answers them, for the console's tests: one of each with plain defaults (a
@@ -342,5 +344,48 @@ export function buildSupportMessage(overrides: Partial<SupportMessage> = {}): Su
     created_at: STAMP,
     read_at: null,
     ...overrides,
+  };
+}
+
+export const MINUTE = 60_000;
+export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * MINUTE).toISOString();
+
+/** A device as `GET /api/devices/stat` lists it: a smart combi oven online a minute ago, no problem. */
+export function buildDashboardDevice(overrides: Partial<DashboardDevice> = {}): DashboardDevice {
+  return {
+    id: 1,
+    name: 'Печь 1',
+    type_id: 1,
+    address_id: 1,
+    room_id: 1,
+    is_smart: true,
+    template_id: 1,
+    shift_start: null,
+    time_zone: 'Europe/Moscow',
+    last_online: { last_utc: minutesAgo(1) },
+    work_start: { date: null, start: null },
+    wash_interval_hours: null,
+    last_wash_at: null,
+    state: 'idle',
+    current: 1.2,
+    temperature: 30,
+    open_events: 0,
+    open_severity: null,
+    problem_since: null,
+    ...overrides,
+  };
+}
+
+/** The statistics answer of these devices, counted by the shared rules at the server's now. */
+export function statAnswer(devices: DashboardDevice[], now = Date.now()) {
+  return {
+    data: {
+      devices,
+      issues_count: devices.filter((device) => device.open_events > 0).length,
+      bad_devices_for_templates: devices.filter((device) => device.is_smart && device.template_id === null)
+        .length,
+      counters: dashboardCounters(devices, now),
+      now: new Date(now).toISOString(),
+    },
   };
 }

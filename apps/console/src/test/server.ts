@@ -25,3 +25,20 @@ export function buildAuthUser(
     ...overrides,
   };
 }
+
+/** A paged list as the API answers it: page `current` of `last`, `total` rows in all. */
+export function pageOf<T>(data: T[], current = 1, last = 1, total = data.length) {
+  return {
+    data,
+    links: { first: '', last: '', prev: null, next: null },
+    meta: {
+      current_page: current,
+      from: 1,
+      last_page: last,
+      path: '',
+      per_page: 25,
+      to: data.length,
+      total,
+    },
+  };
+}

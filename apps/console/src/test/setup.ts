@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { loadAccountTexts } from '../lib/i18n';
 import { server } from './server';
@@ -19,11 +19,24 @@ if (!('matchMedia' in window) || typeof window.matchMedia !== 'function') {
     }),
   });
 }
+// jsdom lacks what Mantine reads too: the combobox scrolls its active option into view, and
+// autosizing text areas listen to font loading.
+if (typeof Element.prototype.scrollIntoView !== 'function') {
+  Element.prototype.scrollIntoView = () => undefined;
+}
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+  });
+}
 globalThis.ResizeObserver ??= class {
   observe() {}
   unobserve() {}
   disconnect() {}
 };
+
+// Charts, tables and lists render slowly on a busy two-core machine.
+configure({ asyncUtilTimeout: 5_000 });
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { modulePaths, pathModules } from '../../config/paths';
-import { clearDenied, useDeniedPage } from '../../features/auth/access-notice';
+import { clearDenied, useDeniedPage } from '../../lib/auth/access-notice';
 import { moduleLabel } from '../../lib/module-labels';
 
 /** The module whose section an account address belongs to, if any. */

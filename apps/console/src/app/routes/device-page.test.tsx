@@ -3,12 +3,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { queryClient } from '../../../lib/query-client';
-import { buildRecipe, buildRecipeBind, buildRecipeSet } from '../../../test/entities';
-import { buildAuthUser, server } from '../../../test/server';
-import { UPLOAD_POLL_MS } from '../../recipes/api/get-upload-status';
-import { referenceKey } from '../../reference-data/resources';
-import { buildDevice, buildDeviceType, renderEquipment, withinLimits } from '../test/fixtures';
+import { queryClient } from '../../lib/query-client';
+import { buildRecipe, buildRecipeBind, buildRecipeSet } from '../../test/entities';
+import { buildAuthUser, server } from '../../test/server';
+import { UPLOAD_POLL_MS } from '../../features/recipes/api/get-upload-status';
+import { referenceKey } from '../../lib/reference-data/resources';
+import {
+  buildDevice,
+  buildDeviceType,
+  renderEquipment,
+  withinLimits,
+} from '../../features/devices/test/fixtures';
+import { DevicePage } from './device-page';
 
 afterEach(() => {
   queryClient.clear();
@@ -34,7 +40,7 @@ const dinner = buildRecipeSet({ id: 6, name: 'Ужины', recipe_ids: [3] });
 async function openDevice(url: string, modules = buildAuthUser(['devices', 'recipes'])) {
   queryClient.setQueryData(referenceKey('recipes'), [chicken, omelette, soup]);
   queryClient.setQueryData(referenceKey('recipesSets'), [lunch, dinner]);
-  return renderEquipment(url, { devices: [oven, cold], types: [combi, fridge] }, modules);
+  return renderEquipment(url, { devices: [oven, cold], types: [combi, fridge] }, modules, DevicePage);
 }
 
 function statusOf(binds: RecipeBind[]) {
@@ -220,6 +226,7 @@ describe('the device page’s recipes view', { timeout: 60_000 }, () => {
       '/account/devices/5?tab=recipes',
       { devices: [oven, cold], types: [combi, fridge] },
       buildAuthUser(['devices', 'recipes']),
+      DevicePage,
     );
 
     const changed = await screen.findByRole('alert');

@@ -16,9 +16,9 @@ import { createMemoryRouter, Outlet, RouterProvider, useLocation } from 'react-r
 import '../../lib/i18n';
 import { queryClient } from '../../lib/query-client';
 import { buildAuthUser, server } from '../../test/server';
-import { ACCOUNT_ROUTE_ID, useCurrentUser } from '../auth/use-current-user';
-import { referenceKey } from '../reference-data/resources';
-import { useReferenceData } from '../reference-data/use-reference-data';
+import { ACCOUNT_ROUTE_ID, useCurrentUser } from '../../lib/auth/use-current-user';
+import { referenceKey } from '../../lib/reference-data/resources';
+import { useReferenceData } from '../../lib/reference-data/use-reference-data';
 import { AddressAddPage } from './routes/address-add-page';
 import { AddressPage } from './routes/address-page';
 import { AddressesPage } from './routes/addresses-page';

@@ -7,7 +7,7 @@ import {
 } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCalendarDate, intlLocale } from '../../lib/format';
+import { formatCalendarDate, useIntlLocale } from '../../lib/format';
 
 /**
  * Money and dates of the billing page (docs/billing.md): amounts are integer kopecks everywhere
@@ -36,16 +36,14 @@ export function formatKopecks(
 
 /** Money formatters in the interface language, rebuilt when it changes. */
 export function useMoney() {
-  const { i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? i18n.language;
+  const locale = useIntlLocale();
   return useMemo(() => {
-    const locale = intlLocale();
     return {
       format: (kopecks: number) => formatKopecks(kopecks, locale),
       signed: (kopecks: number) => formatKopecks(kopecks, locale, { signed: true }),
       short: (kopecks: number) => formatKopecks(kopecks, locale, { short: true }),
     };
-  }, [language]); // `language` is what intlLocale() reads.
+  }, [locale]);
 }
 
 /** Roubles as typed (a number, or '' for an empty field) in whole kopecks; null when empty. */

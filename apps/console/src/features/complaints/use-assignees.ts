@@ -1,7 +1,7 @@
 import type { User } from '@kontrol/contracts';
 import { useMemo } from 'react';
-import { useCurrentUser } from '../auth/use-current-user';
-import { useReferenceList } from '../reference-data/use-reference-data';
+import { useCurrentUser } from '../../lib/auth/use-current-user';
+import { useReferenceList } from '../../lib/reference-data/use-reference-data';
 
 /** Whom a complaint may be assigned to: one of the organisation's users. */
 export interface Assignee {

@@ -1,7 +1,7 @@
 import type { Address, Device } from '@kontrol/contracts';
 import { useMemo } from 'react';
-import { useCurrentUser } from '../auth/use-current-user';
-import { useReferenceList } from '../reference-data/use-reference-data';
+import { useCurrentUser } from '../../lib/auth/use-current-user';
+import { useReferenceList } from '../../lib/reference-data/use-reference-data';
 
 /**
  * The devices and addresses complaints are about, from the reference data (docs/contract.md, "Product and areas"): names by id,

@@ -1,7 +1,12 @@
 import type { Address, DashboardDevice, DeviceType, Room } from '@kontrol/contracts';
 import { useMemo, useRef } from 'react';
 import { sortRows } from '../../components/data-table';
-import { flagsOf, statusOf, type DeviceFlags, type DeviceStatus } from './dashboard-model';
+import {
+  flagsOf,
+  statusOf,
+  type DeviceFlags,
+  type DeviceStatus,
+} from '../../lib/device-stat/dashboard-model';
 
 /** A device as the dashboard's table, circles and filter read it. */
 export interface DashboardRow {

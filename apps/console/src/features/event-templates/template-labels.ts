@@ -1,33 +1,24 @@
-import type { DeviceState, EventRuleKind, EventSeverity, NormState } from '@kontrol/contracts';
+import { EVENT_RULE_KINDS, type EventRuleKind, type NormState } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { deviceStateLabels, eventKindLabels, severityLabels } from '../../lib/labels';
+
+/** A template's rule kinds: every event kind but the hand-written one. */
+function ruleKinds(kinds: ReturnType<typeof eventKindLabels>) {
+  return Object.fromEntries(EVENT_RULE_KINDS.map((kind) => [kind, kinds[kind]])) as Record<
+    EventRuleKind,
+    string
+  >;
+}
 
 /** The words of the template editor in the interface language: rule kinds, severities, states. */
 export function useTemplateLabels() {
   const { t } = useTranslation();
   return useMemo(
     () => ({
-      kind: {
-        current_above: t('Current above the norm'),
-        current_below: t('Current below the norm'),
-        no_data: t('No data'),
-        state_too_long: t('State lasts too long'),
-        error_code: t('Error code'),
-        door_open_while_heating: t('Door open while heating'),
-      } satisfies Record<EventRuleKind, string>,
-      severity: {
-        info: t('Information'),
-        warning: t('Warning'),
-        critical: t('Critical'),
-      } satisfies Record<EventSeverity, string>,
-      state: {
-        off: t('Off'),
-        idle: t('Idle'),
-        heating: t('Heating'),
-        cooking: t('Cooking'),
-        washing: t('Washing'),
-        fault: t('Fault'),
-      } satisfies Record<DeviceState, string>,
+      kind: ruleKinds(eventKindLabels(t)),
+      severity: severityLabels(t),
+      state: deviceStateLabels(t),
     }),
     [t],
   );

@@ -1,7 +1,7 @@
 import type { NotificationSeverity } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, useIntlLocale } from '../../lib/format';
 
 /** Severity colours (theme colours), as the notifications tab marks them. */
 export const SEVERITY_COLOURS: Record<NotificationSeverity, string> = {
@@ -18,7 +18,9 @@ export function useSeverityLabels(): Record<NotificationSeverity, string> {
 
 /** A notification's moment in the console's format, in the browser's time zone. */
 export function useFormatNotificationTime(): (iso: string) => string {
-  // A new function when the interface language changes, so the list shows it again.
-  const language = useTranslation().i18n.language;
-  return useMemo(() => (iso: string) => formatDateTime(iso), [language]);
+  const locale = useIntlLocale();
+  // A new function when the interface language changes, so the lists memoised on it show it again
+  // (formatDateTime reads the language itself).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `locale` is the reason for a new function
+  return useMemo(() => (iso: string) => formatDateTime(iso), [locale]);
 }

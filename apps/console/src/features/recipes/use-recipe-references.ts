@@ -1,6 +1,6 @@
 import type { Device, DeviceType, Recipe, RecipeSet } from '@kontrol/contracts';
-import { useCurrentUser } from '../auth/use-current-user';
-import { useReferenceList } from '../reference-data/use-reference-data';
+import { useCurrentUser } from '../../lib/auth/use-current-user';
+import { useReferenceList } from '../../lib/reference-data/use-reference-data';
 
 /**
  * The reference lists the recipes screens read (docs/contract.md, "Product and areas": loaded before account pages render):

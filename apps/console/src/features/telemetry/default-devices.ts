@@ -1,7 +1,7 @@
 import { MAX_TELEMETRY_DEVICES, type DashboardDevice, type Device } from '@kontrol/contracts';
 import { useCallback, useState } from 'react';
-import { useDeviceStat } from '../dashboard/api/get-device-stat';
-import { allProblems, type ProblemKind } from '../dashboard/dashboard-model';
+import { useDeviceStat } from '../../lib/device-stat/get-device-stat';
+import { allProblems, type ProblemKind } from '../../lib/device-stat/dashboard-model';
 
 /** How many devices the telemetry tab charts when it opens without a choice. */
 export const DEFAULT_DEVICE_COUNT = Math.min(5, MAX_TELEMETRY_DEVICES);

@@ -1,5 +1,5 @@
 import type { AuthUser } from '@kontrol/contracts';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient } from '../api-client';
 
 /**
  * GET /api/users/auth: the signed-in user (in `data.data`); 401 when there is no session. With a

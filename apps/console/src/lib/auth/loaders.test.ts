@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import type { LoaderFunctionArgs } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { queryClient } from '../../lib/query-client';
+import { queryClient } from '../query-client';
 import { buildAuthUser, server } from '../../test/server';
 import { accountLoader, guestLoader } from './loaders';
 import { cachedUser, forgetUser, INLINE_USER_ID } from './session';

@@ -1,9 +1,9 @@
 import type { AuthUser } from '@kontrol/contracts';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { loginWithRedirect } from '../../config/paths';
-import { endsSession } from '../../lib/api-errors';
+import { endsSession } from '../api-errors';
 import { noteDenied } from './access-notice';
-import { isLogoutPending } from '../../lib/pending-logout';
+import { isLogoutPending } from '../pending-logout';
 import {
   cachedUser,
   isRememberedAsSignedIn,

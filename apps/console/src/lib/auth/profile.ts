@@ -1,5 +1,5 @@
 import type { AuthUser, UpdatePasswordBody, UpdateProfileBody } from '@kontrol/contracts';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient } from '../api-client';
 
 /** PUT /api/user/profile-information → the updated user. */
 export async function updateProfile(body: UpdateProfileBody): Promise<AuthUser> {

@@ -1,7 +1,7 @@
 import { INLINE_USER_ELEMENT_ID, type AuthUser } from '@kontrol/contracts';
 import { modulePaths, pathModules, paths, pathsWithoutModule } from '../../config/paths';
-import { queryClient } from '../../lib/query-client';
-import { getAuthUser } from './api/get-auth-user';
+import { queryClient } from '../query-client';
+import { getAuthUser } from './get-auth-user';
 import { isRememberedAsSignedIn, rememberGuest } from './guest-flag';
 
 /** The signed-in user lives in the query cache under this key; absent means nobody is signed in. */

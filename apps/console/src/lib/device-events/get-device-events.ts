@@ -1,6 +1,6 @@
 import type { DeviceEvent, EventKind, EventSeverity, Filters, PaginationMeta } from '@kontrol/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient } from '../api-client';
 import { deviceEventKeys } from './keys';
 
 /** What a list of device events may be narrowed by (contracts `deviceEventsQuerySchema`). */

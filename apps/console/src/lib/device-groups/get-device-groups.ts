@@ -1,6 +1,6 @@
 import type { DeviceGroup, PaginationMeta } from '@kontrol/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient } from '../api-client';
 import { deviceGroupKeys } from './keys';
 
 export interface DeviceGroupsPage {

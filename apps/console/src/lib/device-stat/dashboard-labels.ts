@@ -1,7 +1,10 @@
-import type { DashboardCounter, DeviceState, EventSeverity } from '@kontrol/contracts';
+import type { DashboardCounter } from '@kontrol/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { deviceStateLabels, severityLabels } from '../labels';
 import type { DeviceStatus, ProblemKind } from './dashboard-model';
+
+export { SEVERITY_COLOURS, SEVERITY_HEX } from '../labels';
 
 /** The dashboard's words in the interface language: counters, statuses, problems, states. */
 export function useDashboardLabels() {
@@ -29,39 +32,11 @@ export function useDashboardLabels() {
         washOutdated: t('Wash outdated'),
         withoutNorm: t('Without current norm'),
       } satisfies Record<ProblemKind, string>,
-      severity: {
-        info: t('Information'),
-        warning: t('Warning'),
-        critical: t('Critical'),
-      } satisfies Record<EventSeverity, string>,
-      state: {
-        off: t('Off'),
-        idle: t('Idle'),
-        heating: t('Heating'),
-        cooking: t('Cooking'),
-        washing: t('Washing'),
-        fault: t('Fault'),
-      } satisfies Record<DeviceState, string>,
+      severity: severityLabels(t),
+      state: deviceStateLabels(t),
     }),
     [t],
   );
 }
 
 export type DashboardLabels = ReturnType<typeof useDashboardLabels>;
-
-/** Severity colours, as the event screens mark them: beside the word, which carries the meaning. */
-export const SEVERITY_COLOURS: Record<EventSeverity, string> = {
-  info: 'var(--mantine-color-blue-7)',
-  warning: 'var(--mantine-color-orange-6)',
-  critical: 'var(--mantine-color-red-7)',
-};
-
-/**
- * The same as hex colours, for marks drawn on a canvas (event marks on charts): the chart
- * palette's hues that keep 3:1 contrast against both colour schemes.
- */
-export const SEVERITY_HEX: Record<EventSeverity, string> = {
-  info: '#1c7ed6',
-  warning: '#e8590c',
-  critical: '#f03e3e',
-};

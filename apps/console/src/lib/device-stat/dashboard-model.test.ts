@@ -8,7 +8,7 @@ import {
   problemsOf,
   statusOf,
 } from './dashboard-model';
-import { buildDashboardDevice } from './test/fixtures';
+import { buildDashboardDevice } from '../../test/entities';
 
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 const before = (minutes: number) => new Date(NOW - minutes * 60_000).toISOString();

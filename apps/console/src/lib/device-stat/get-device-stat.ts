@@ -1,7 +1,7 @@
 import { DEVICE_STAT_URL, type DeviceStat } from '@kontrol/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { takeEarlyResponse } from '../../../early/early-responses';
-import { apiClient } from '../../../lib/api-client';
+import { takeEarlyResponse } from '../../early/early-responses';
+import { apiClient } from '../api-client';
 import { dashboardKeys } from './keys';
 
 /** The organisation's statistics, and how far the server's clock is ahead of this browser's. */

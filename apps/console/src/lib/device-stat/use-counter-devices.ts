@@ -1,7 +1,7 @@
 import type { DashboardCounter } from '@kontrol/contracts';
 import { useMemo } from 'react';
-import { devicesCountingIn } from '../dashboard-model';
-import { useServerNow } from '../use-server-now';
+import { devicesCountingIn } from './dashboard-model';
+import { useServerNow } from './use-server-now';
 import { useDeviceStat } from './get-device-stat';
 import { useLiveDashboard } from './use-live-dashboard';
 

@@ -1,8 +1,8 @@
 import type { DashboardDevice, LiveDevice } from '@kontrol/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { liveStream } from '../../../lib/live-stream';
-import { deviceEventKeys } from '../../events/api/keys';
+import { liveStream } from '../live-stream';
+import { deviceEventKeys } from '../device-events/keys';
 import type { DeviceStatData } from './get-device-stat';
 import { dashboardKeys } from './keys';
 

@@ -12,7 +12,7 @@ import {
   type ReferenceListName,
 } from '@kontrol/contracts';
 import { takeEarlyResponse } from '../../early/early-responses';
-import { apiClient } from '../../lib/api-client';
+import { apiClient } from '../api-client';
 
 /** The loading flags of docs/contract.md, "States and transitions", one per resource. */
 export type LoadingFlag =

@@ -2,8 +2,8 @@ import type { AuthUser } from '@kontrol/contracts';
 import { useIsFetching, useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getLocale } from '../../lib/i18n';
-import { queryClient } from '../../lib/query-client';
+import { getLocale } from '../i18n';
+import { queryClient } from '../query-client';
 import { referenceKey, referenceResources, type LoadingFlag, type ReferenceResource } from './resources';
 
 function queryFor(resource: ReferenceResource) {

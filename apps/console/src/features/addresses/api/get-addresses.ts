@@ -1,6 +1,6 @@
 import type { Address } from '@kontrol/contracts';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 
 /**
  * GET /api/addresses/ (the whole list) is reference data: the account frame loads it before the

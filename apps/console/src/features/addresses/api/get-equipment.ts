@@ -1,6 +1,6 @@
 import type { Device, DeviceType } from '@kontrol/contracts';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 
 /**
  * The devices and device types of the reference data (the devices feature owns their screens).

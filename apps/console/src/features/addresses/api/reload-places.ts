@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { reloadReference } from '../../reference-data/use-reference-data';
+import { reloadReference } from '../../../lib/reference-data/use-reference-data';
 
 /** Query key prefix of single addresses and rooms fetched by id (not in the cached lists yet). */
 export const placeKeys = {

@@ -9,9 +9,9 @@ import { ScreenTitle } from '../../../components/screen-title';
 import { paths } from '../../../config/paths';
 import { useApiForm } from '../../../lib/use-api-form';
 import { login } from '../api/login';
-import type { GuestPageData } from '../loaders';
+import type { GuestPageData } from '../../../lib/auth/loaders';
 import type { LogoutState } from './logout-page';
-import { landingPath, safeRedirect, setSignedIn } from '../session';
+import { landingPath, safeRedirect, setSignedIn } from '../../../lib/auth/session';
 
 /** `/auth/login`: after signing in, the `redirect` query's page, or the landing page. */
 export function LoginPage() {

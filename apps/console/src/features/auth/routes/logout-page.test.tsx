@@ -8,9 +8,9 @@ import { apiClient } from '../../../lib/api-client';
 import { finishPendingLogout, LOGOUT_PENDING_KEY } from '../../../lib/pending-logout';
 import { queryClient } from '../../../lib/query-client';
 import { buildAuthUser, server } from '../../../test/server';
-import type { GuestPageData } from '../loaders';
-import { accountLoader } from '../loaders';
-import { authUserKey, INLINE_USER_ID } from '../session';
+import type { GuestPageData } from '../../../lib/auth/loaders';
+import { accountLoader } from '../../../lib/auth/loaders';
+import { authUserKey, INLINE_USER_ID } from '../../../lib/auth/session';
 import { LoginPage } from './login-page';
 import { LogoutPage } from './logout-page';
 

@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { endsSession } from '../../../lib/api-errors';
 import { markLogoutPending } from '../../../lib/pending-logout';
 import { logout } from '../api/logout';
-import { resetSession } from '../session';
+import { resetSession } from '../../../lib/auth/session';
 
 /** What the login page is told by a logout the server has not heard of yet. */
 export interface LogoutState {

@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths';
 import { getLocale } from '../../../lib/i18n';
 import { useApiForm } from '../../../lib/use-api-form';
 import { register } from '../api/register';
-import { landingPath, setSignedIn } from '../session';
+import { landingPath, setSignedIn } from '../../../lib/auth/session';
 
 /** `/auth/register`: a new organisation and its administrator, signed in straight away. */
 export function RegisterPage() {

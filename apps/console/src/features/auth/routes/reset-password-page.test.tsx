@@ -7,8 +7,8 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { buildAuthUser, server } from '../../../test/server';
-import type { GuestPageData } from '../loaders';
-import { authUserKey } from '../session';
+import type { GuestPageData } from '../../../lib/auth/loaders';
+import { authUserKey } from '../../../lib/auth/session';
 import { LoginPage } from './login-page';
 import { ResetPasswordPage } from './reset-password-page';
 

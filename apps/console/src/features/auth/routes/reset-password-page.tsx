@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths';
 import { useApiForm } from '../../../lib/use-api-form';
 import { login } from '../api/login';
 import { resetPassword } from '../api/password-reset';
-import { landingPath, setSignedIn } from '../session';
+import { landingPath, setSignedIn } from '../../../lib/auth/session';
 
 /**
  * `/auth/reset-password?token=…&email=…`, the page the reset e-mail links to. The invitation e-mail

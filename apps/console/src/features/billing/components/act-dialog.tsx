@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { toApiFailure } from '../../../lib/api-errors';
-import { intlLocale } from '../../../lib/format';
+import { useIntlLocale } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
 import { useCreateAct, type ActResult } from '../api/create-act';
 import { useActPeriods } from '../api/get-act-periods';
@@ -61,11 +61,11 @@ function ActForm({ periods, onClose }: { periods: readonly string[]; onClose: ()
   const money = useMoney();
   const create = useCreateAct();
   const [result, setResult] = useState<ActResult | null>(null);
-  const months = useMemo(() => {
-    const locale = intlLocale();
-    return periods.map((period) => ({ value: period, label: formatMonth(period, locale) }));
-    // Rebuilt when the language changes (`t` changes with it).
-  }, [periods, t]);
+  const locale = useIntlLocale();
+  const months = useMemo(
+    () => periods.map((period) => ({ value: period, label: formatMonth(period, locale) })),
+    [periods, locale],
+  );
   const { form, onSubmit, submitting, failure } = useApiForm<ActValues, ActResult>({
     initialValues: { period: months[0]?.value ?? '' },
     validate: (values): Record<string, string[]> => (values.period ? {} : { period: [t('Choose a month.')] }),
@@ -78,7 +78,7 @@ function ActForm({ periods, onClose }: { periods: readonly string[]; onClose: ()
     const text = t('Act № {{number}} of {{date}} for {{period}}: {{amount}}.', {
       number: act.number,
       date: formatDay(act.date),
-      period: act.period ? formatMonth(act.period, intlLocale()) : '',
+      period: act.period ? formatMonth(act.period, locale) : '',
       amount: money.format(act.amount),
     });
     return (

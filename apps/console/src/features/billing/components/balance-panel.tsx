@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { toApiFailure } from '../../../lib/api-errors';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useBalance } from '../api/get-balance';
 import { ActDialog } from './act-dialog';
 import { BalanceSummary } from './balance-summary';

@@ -1,12 +1,10 @@
 import { LEDGER_KINDS, type LedgerEntry } from '@kontrol/contracts';
-import { Badge, Box, Button, Group, MultiSelect, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, MultiSelect, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable } from '../../../components/paged-table';
 import { DateField } from '../../../components/date-fields';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
-import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime, intlLocale } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { toLedgerServerFilters, useBalanceLog } from '../api/get-balance-log';
@@ -14,7 +12,6 @@ import { useBillingLabels, useMoney } from '../billing-format';
 import classes from '../billing.module.css';
 import { HISTORY_PARAMS, historyFilters, parsePage } from '../history-filters';
 import { ExportCsvButton } from './export-csv-button';
-import { ListPagination } from './list-pagination';
 
 /**
  * The history tab: the ledger, newest first, a page at a time from the server (docs/contract.md, "Entities": page and
@@ -30,7 +27,8 @@ export function HistoryPanel() {
   // `params` changes only when one of this tab's parameters does.
   const filters = useMemo(() => toLedgerServerFilters(historyFilters(params)), [params]);
   const kinds = useMemo(() => historyFilters(params).kinds, [params]);
-  const { data, error, isPending, isFetching } = useBalanceLog(page, filters);
+  const query = useBalanceLog(page, filters);
+  const { data } = query;
   // The date boxes keep their own text while a date is typed, and write it after a pause.
   const [fromText, setFromText] = useSearchText(params.from, (from) =>
     setParams({ from, page: '1' }, { replace: true }),
@@ -98,7 +96,6 @@ export function HistoryPanel() {
   }, [t, labels, money]);
 
   const filtered = params.kind !== '' || params.from !== '' || params.to !== '';
-  const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
 
   return (
     <Stack gap="md">
@@ -134,27 +131,14 @@ export function HistoryPanel() {
         </Group>
         <ExportCsvButton filters={filters} />
       </Group>
-      <FormFailure failure={failure} fields={[]} />
-      {isPending ? (
-        <PageLoader inline />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data?.data ?? []}
-            columns={columns}
-            getRowId={(row) => String(row.id)}
-            label={t('Balance history')}
-          />
-        </Box>
-      )}
-      {data && (
-        <ListPagination
-          page={page}
-          lastPage={data.meta.last_page}
-          onChange={(next) => setParams({ page: String(next) })}
-          label={t('Pages of the balance history')}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={t('Balance history')}
+        pagesLabel={t('Pages of the balance history')}
+        page={page}
+        onPageChange={(next) => setParams({ page: String(next) })}
+      />
     </Stack>
   );
 }

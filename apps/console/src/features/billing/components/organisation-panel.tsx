@@ -5,7 +5,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { PageLoader } from '../../../components/page-loader';
 import { toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useOrganisation } from '../api/get-organisation';
 import { useUpdateOrganisation } from '../api/update-organisation';
 import { OrganisationForm } from './organisation-form';

@@ -1,14 +1,8 @@
-import { Box, Stack, Title } from '@mantine/core';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
-import { toApiFailure } from '../../../lib/api-errors';
-import { ListPagination } from './list-pagination';
+import { Stack, Title } from '@mantine/core';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable, type PagedQuery } from '../../../components/paged-table';
 
-/**
- * A titled section with one page of a billing list (documents, payments): a loader, the failure,
- * or the table ("No records found" when empty), and the pages below.
- */
+/** A titled section with one page of a billing list (documents, payments). */
 export function PagedTableSection<Row extends { id: number }>({
   id,
   title,
@@ -23,44 +17,24 @@ export function PagedTableSection<Row extends { id: number }>({
   title: string;
   pagesLabel: string;
   columns: DataTableColumn<Row>[];
-  query: {
-    data: { data: Row[]; meta: { last_page: number } } | undefined;
-    error: unknown;
-    isPending: boolean;
-    isFetching: boolean;
-  };
+  query: PagedQuery<Row>;
   page: number;
   onPageChange: (page: number) => void;
 }) {
-  const { data, error, isPending, isFetching } = query;
   return (
     <Stack gap="sm" component="section" aria-labelledby={id}>
       <Title order={2} size="h3" id={id}>
         {title}
       </Title>
-      {isPending ? (
-        <PageLoader inline />
-      ) : error || !data ? (
-        <FormFailure failure={toApiFailure(error)} fields={[]} />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data.data}
-            columns={columns}
-            getRowId={(row) => String(row.id)}
-            label={title}
-            maxHeight="none"
-          />
-        </Box>
-      )}
-      {data && (
-        <ListPagination
-          page={page}
-          lastPage={data.meta.last_page}
-          onChange={onPageChange}
-          label={pagesLabel}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={title}
+        pagesLabel={pagesLabel}
+        page={page}
+        onPageChange={onPageChange}
+        maxHeight="none"
+      />
     </Stack>
   );
 }

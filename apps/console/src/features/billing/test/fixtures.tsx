@@ -1,30 +1,13 @@
 import type { AuthUser, Balance, BillingDocument, LedgerEntry, Payment } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { buildAuthUser, server } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
+import { buildAuthUser, pageOf, server } from '../../../test/server';
 import type { OrganisationRecord } from '../api/get-organisation';
 import { BillingPage } from '../routes/billing-page';
+import { renderAccountPages } from '../../../test/render';
 
-// Tables, dialogs and comboboxes on a busy two-core machine.
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine reads here: the combobox scrolls its active option into view, and
-// autosizing text areas listen to font loading.
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', {
-    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
-  });
-}
+export { pageOf };
 
 /** An admin of organisation 1 holding the billing module. */
 export const ADMIN = buildAuthUser(['billing', 'dashboard'], { isAdmin: true, role: 'admin' });
@@ -130,15 +113,6 @@ export function buildOrganisation(overrides: Partial<OrganisationRecord> = {}): 
   };
 }
 
-/** A paged list as the API answers it. */
-export function pageOf<T>(data: T[], current = 1, last = 1, total = data.length) {
-  return {
-    data,
-    links: { first: '', last: '', prev: null, next: null },
-    meta: { current_page: current, from: 1, last_page: last, path: '', per_page: 25, to: data.length, total },
-  };
-}
-
 /** What the billing endpoints were asked, for the tests to look at. */
 export interface Asked {
   balance: number;
@@ -191,36 +165,15 @@ export function serveBilling(
 
 /** Account-area children rendered under a memory router whose account route knows `user`. */
 export async function renderInAccount(url: string, user: AuthUser, element: ReactNode, path = 'billing') {
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [
-          // A box of its own, so a component that shows nothing still counts as rendered.
-          { path, element: <div>{element}</div> },
-          { path: '*', element: null },
-        ],
-      },
+  return renderAccountPages({
+    url,
+    user,
+    routes: [
+      // A box of its own, so a component that shows nothing still counts as rendered.
+      { path, element: <div>{element}</div> },
+      { path: '*', element: null },
     ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
-    },
-    { timeout: 10_000 },
-  );
-  return { ...view, router };
+  });
 }
 
 /** The billing page at `url` (e.g. `/account/billing?tab=history`). */

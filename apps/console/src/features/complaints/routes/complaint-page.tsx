@@ -2,9 +2,9 @@ import { Alert, Anchor, Grid, Group, Paper, Stack, Text, Title } from '@mantine/
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useAddComplaintEvent } from '../api/add-complaint-event';
 import { useAssignees } from '../use-assignees';
@@ -39,25 +39,14 @@ export function ComplaintPage() {
       ← {t('All complaints')}
     </Anchor>
   );
-  if (id === null || (!complaint && statusOf(error) === 404)) {
+  if (id === null || !complaint) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Complaint not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!complaint) {
-    if (isPending) return <PageLoader inline />;
-    return (
-      <Stack gap="md">
-        <Alert color="red" role="alert">
-          {t('The complaint could not be loaded. Please try again later.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Complaint not found')}
+        back={back}
+      />
     );
   }
 

@@ -1,24 +1,11 @@
 import { COMPLAINT_PRIORITIES, COMPLAINT_STATUSES, type Complaint } from '@kontrol/contracts';
-import {
-  Anchor,
-  Box,
-  Button,
-  Group,
-  Pagination,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
-import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
 import { useAssignees } from '../use-assignees';
@@ -41,7 +28,8 @@ export function ComplaintsPage() {
   const assignees = useAssignees();
   const [params, setParams] = useSearchParamsState(COMPLAINT_LIST_PARAMS);
   const request = useMemo(() => complaintListRequest(params), [params]);
-  const { data, error, isPending, isFetching } = useComplaints(request);
+  const query = useComplaints(request);
+  const { data } = query;
   const [searchText, setSearchText] = useSearchText(params.q, (q) =>
     setParams({ q, page: '1' }, { replace: true }),
   );
@@ -133,7 +121,6 @@ export function ComplaintsPage() {
     params.address !== '' ||
     params.assignee !== '' ||
     params.q !== '';
-  const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
 
   return (
     <Stack gap="md">
@@ -209,30 +196,14 @@ export function ComplaintsPage() {
           </Button>
         )}
       </Group>
-      <FormFailure failure={failure} fields={[]} />
-      {isPending ? (
-        <PageLoader inline />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data?.data ?? []}
-            columns={columns}
-            getRowId={(complaint) => String(complaint.id)}
-            label={t('Complaints')}
-          />
-        </Box>
-      )}
-      {data && data.meta.last_page > 1 && (
-        <Pagination
-          total={data.meta.last_page}
-          value={request.page}
-          onChange={(next) => setParams({ page: String(next) })}
-          getControlProps={(control) => ({
-            'aria-label': control === 'previous' ? t('Previous page') : t('Next page'),
-          })}
-          getItemProps={(item) => ({ 'aria-label': t('Page {{page}}', { page: item }) })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={t('Complaints')}
+        pagesLabel={t('Pages of the complaints')}
+        page={request.page}
+        onPageChange={(next) => setParams({ page: String(next) })}
+      />
     </Stack>
   );
 }

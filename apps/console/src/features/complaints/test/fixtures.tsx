@@ -1,18 +1,13 @@
 import type { Address, AuthUser, Device, User } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
 import { buildAddress, buildDevice, buildUser } from '../../../test/entities';
 import { buildAuthUser } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
-import { referenceKey } from '../../reference-data/resources';
 import { ComplaintAddPage } from '../routes/complaint-add-page';
 import { ComplaintPage } from '../routes/complaint-page';
 import { ComplaintsPage } from '../routes/complaints-page';
+import { renderAccountPages } from '../../../test/render';
 
 export {
   buildAddress,
@@ -21,20 +16,6 @@ export {
   buildDevice,
   buildUser,
 } from '../../../test/entities';
-
-// Mantine forms on a busy machine: a second is not always enough.
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine reads here: the combobox scrolls its active option into view, and
-// autosizing text areas listen to font loading.
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', {
-    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
-  });
-}
 
 /** An access role holding complaints: its holders may be assigned one. */
 const KITCHEN = {
@@ -79,40 +60,20 @@ export async function renderRequests(
   references: References = {},
   user: AuthUser = buildAuthUser(['requests', 'devices', 'addresses']),
 ) {
-  queryClient.setQueryData(referenceKey('devices'), references.devices ?? [OVEN, FRYER, DISHWASHER]);
-  queryClient.setQueryData(referenceKey('addresses'), references.addresses ?? [TVERSKAYA, ARBAT]);
-  queryClient.setQueryData(referenceKey('users'), references.users ?? [ANNA, BORIS, GONE, BAKER]);
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [
-          { path: 'requests', Component: ComplaintsPage },
-          { path: 'requests/add', Component: ComplaintAddPage },
-          { path: 'requests/:id', Component: ComplaintPage },
-        ],
-      },
-    ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      {/* Test mode: no transitions, no portals. */}
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+  return renderAccountPages({
+    url,
+    user,
+    references: {
+      devices: references.devices ?? [OVEN, FRYER, DISHWASHER],
+      addresses: references.addresses ?? [TVERSKAYA, ARBAT],
+      users: references.users ?? [ANNA, BORIS, GONE, BAKER],
     },
-    { timeout: 10_000 },
-  );
-  return { ...view, router };
+    routes: [
+      { path: 'requests', Component: ComplaintsPage },
+      { path: 'requests/add', Component: ComplaintAddPage },
+      { path: 'requests/:id', Component: ComplaintPage },
+    ],
+  });
 }
 
 /** Chooses `option` in a Mantine select. */

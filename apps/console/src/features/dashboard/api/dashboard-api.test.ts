@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { server } from '../../../test/server';
 import { buildDashboardDevice, statAnswer } from '../test/fixtures';
 import { getDashboardReport } from './get-dashboard-report';
-import type { DeviceStatData } from './get-device-stat';
-import { dashboardKeys } from './keys';
-import { applyLiveDevicesToStat } from './use-live-dashboard';
+import type { DeviceStatData } from '../../../lib/device-stat/get-device-stat';
+import { dashboardKeys } from '../../../lib/device-stat/keys';
+import { applyLiveDevicesToStat } from '../../../lib/device-stat/use-live-dashboard';
 import { apiClient } from '../../../lib/api-client';
 
 describe('dashboard report requests', () => {

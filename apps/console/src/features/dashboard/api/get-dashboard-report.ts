@@ -1,7 +1,7 @@
 import type { DashboardReport } from '@kontrol/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { dashboardKeys, type DashboardReportRequest } from './keys';
+import { dashboardKeys, type DashboardReportRequest } from '../../../lib/device-stat/keys';
 
 /** The report request under way, which a newer one cancels (docs/contract.md, "States and transitions"). */
 let pending: AbortController | undefined;

@@ -1,7 +1,7 @@
 import type { PreferGraph } from '@kontrol/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { dashboardKeys } from './keys';
+import { dashboardKeys } from '../../../lib/device-stat/keys';
 
 /** What the day graph asks for: a date in a zone, and the devices of one type (null: all). */
 export interface PreferGraphRequest {

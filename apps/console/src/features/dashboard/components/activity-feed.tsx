@@ -6,8 +6,8 @@ import { Link } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { paths } from '../../../config/paths';
 import { isAbortError, statusOf, toApiFailure } from '../../../lib/api-errors';
-import { useDeviceEvents } from '../../events/api/get-device-events';
-import { SEVERITY_COLOURS, useDashboardLabels } from '../dashboard-labels';
+import { useDeviceEvents } from '../../../lib/device-events/get-device-events';
+import { SEVERITY_COLOURS, useDashboardLabels } from '../../../lib/device-stat/dashboard-labels';
 import { formatMoment } from '../dashboard-format';
 import classes from './dashboard.module.css';
 

@@ -4,8 +4,8 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatNumber } from '../../../lib/format';
-import { useDashboardLabels } from '../dashboard-labels';
-import { counterListPath } from '../dashboard-model';
+import { useDashboardLabels } from '../../../lib/device-stat/dashboard-labels';
+import { counterListPath } from '../../../lib/device-stat/dashboard-model';
 import classes from './dashboard.module.css';
 
 /** Counters that are good news when high; every other one is a problem when above zero. */

@@ -20,7 +20,11 @@ import { paths } from '../../../config/paths';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { useDashboardReport } from '../api/get-dashboard-report';
 import { usePreferGraph } from '../api/get-prefer-graph';
-import { SEVERITY_COLOURS, SEVERITY_HEX, useDashboardLabels } from '../dashboard-labels';
+import {
+  SEVERITY_COLOURS,
+  SEVERITY_HEX,
+  useDashboardLabels,
+} from '../../../lib/device-stat/dashboard-labels';
 import { formatTime } from '../dashboard-format';
 
 const HOUR_MS = 3_600_000;

@@ -6,9 +6,9 @@ import { Link } from 'react-router';
 import { DataTable, type DataTableColumn, type DataTableSort } from '../../../components/data-table';
 import { paths } from '../../../config/paths';
 import { getLocale } from '../../../lib/i18n';
-import { useDashboardLabels, type DashboardLabels } from '../dashboard-labels';
+import { useDashboardLabels, type DashboardLabels } from '../../../lib/device-stat/dashboard-labels';
 import { formatMoment, formatReading } from '../dashboard-format';
-import type { DeviceStatus } from '../dashboard-model';
+import type { DeviceStatus } from '../../../lib/device-stat/dashboard-model';
 import { useNameRanks, type DashboardRow } from '../use-dashboard-rows';
 import { StatusDot } from './status-dot';
 

@@ -4,9 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import { paths } from '../../../config/paths';
-import { SEVERITY_COLOURS, useDashboardLabels, type DashboardLabels } from '../dashboard-labels';
+import {
+  SEVERITY_COLOURS,
+  useDashboardLabels,
+  type DashboardLabels,
+} from '../../../lib/device-stat/dashboard-labels';
 import { formatMoment } from '../dashboard-format';
-import type { DeviceProblem } from '../dashboard-model';
+import type { DeviceProblem } from '../../../lib/device-stat/dashboard-model';
 
 /** What a problem is, in words: its kind, and for open events how many and how grave. */
 export function ProblemText({ problem, labels }: { problem: DeviceProblem; labels: DashboardLabels }) {

@@ -1,7 +1,7 @@
 import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDashboardLabels } from '../dashboard-labels';
+import { useDashboardLabels } from '../../../lib/device-stat/dashboard-labels';
 import classes from './dashboard.module.css';
 import { StatusDot } from './status-dot';
 

@@ -1,4 +1,4 @@
-import type { DeviceStatus } from '../dashboard-model';
+import type { DeviceStatus } from '../../../lib/device-stat/dashboard-model';
 import classes from './dashboard.module.css';
 
 /** A device's status circle; decorative: the status is always said in words beside or around it. */

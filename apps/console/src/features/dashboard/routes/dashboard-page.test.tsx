@@ -6,18 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, v
 import { apiClient } from '../../../lib/api-client';
 import { queryClient } from '../../../lib/query-client';
 import { installCanvas } from '../../../test/canvas';
-import { buildDevice, buildDeviceType } from '../../../test/entities';
+import { buildDeviceType } from '../../../test/entities';
 import { server } from '../../../test/server';
 import { zonedToday } from '../../../lib/format';
 import { browserToday } from '../dashboard-format';
-import {
-  buildDashboardDevice,
-  buildDeviceEvent,
-  FakeEventSource,
-  minutesAgo,
-  renderDashboard,
-  serveDashboard,
-} from '../test/fixtures';
+import { buildDeviceEvent, FakeEventSource, fleet, renderDashboard, serveDashboard } from '../test/fixtures';
 
 beforeAll(() => {
   installCanvas();
@@ -27,66 +20,6 @@ afterAll(() => vi.unstubAllGlobals());
 afterEach(() => queryClient.clear());
 
 const HOUR = 3_600_000;
-const todayUtc = () => new Date().toISOString().slice(0, 10);
-
-/** One device per rule of docs/contract.md, "States and transitions", and one without any problem. */
-function fleet() {
-  return [
-    buildDashboardDevice({ id: 1, name: 'Печь 1' }),
-    // Last seen 1441 minutes ago: offline.
-    buildDashboardDevice({ id: 2, name: 'Печь 2', last_online: { last_utc: minutesAgo(1441) } }),
-    // Never online, and not smart: offline only.
-    buildDashboardDevice({
-      id: 3,
-      name: 'Фритюрница',
-      type_id: 2,
-      is_smart: false,
-      template_id: null,
-      last_online: { last_utc: null },
-      state: null,
-      current: null,
-    }),
-    // Its last wash ended 30 hours ago, its interval is 24 hours.
-    buildDashboardDevice({
-      id: 4,
-      name: 'Посудомойка',
-      wash_interval_hours: 24,
-      last_wash_at: minutesAgo(30 * 60),
-    }),
-    // The shift started at midnight UTC and work has not started.
-    buildDashboardDevice({ id: 5, name: 'Печь 5', shift_start: '00:00', time_zone: 'UTC' }),
-    // Smart (a controller) but no current template.
-    buildDashboardDevice({ id: 6, name: 'Печь 6', template_id: null }),
-    // Two open events, the worst critical, the oldest two hours old.
-    buildDashboardDevice({
-      id: 7,
-      name: 'Печь 7',
-      open_events: 2,
-      open_severity: 'critical',
-      problem_since: new Date(Date.now() - 2 * HOUR).toISOString(),
-      state: 'heating',
-      current: 32.5,
-      // Work started at midnight UTC with the shift: on time.
-      shift_start: '00:00',
-      time_zone: 'UTC',
-      work_start: { date: todayUtc(), start: '00:00' },
-    }),
-  ];
-}
-
-/** The references the equipment pages read: the same devices as plain devices. */
-function referenceDevices() {
-  return fleet().map((device) =>
-    buildDevice({
-      id: device.id,
-      name: device.name,
-      type_id: device.type_id,
-      controller_id: device.is_smart ? `ctl-${device.id}` : null,
-      template_id: device.template_id,
-      last_online: device.last_online,
-    }),
-  );
-}
 
 const counterLinks = () => within(screen.getByRole('list', { name: 'Счётчики' })).getAllByRole('link');
 const counterText = () => counterLinks().map((link) => link.textContent);
@@ -179,26 +112,6 @@ describe('the dashboard', { timeout: 30_000 }, () => {
       'href',
       '/account/devices/7?tab=problems',
     );
-  });
-
-  it('follows a counter to the devices list filtered by it, and the filter can be removed', async () => {
-    serveDashboard({ devices: fleet() });
-    const { router } = await renderDashboard('/account/dashboard', { devices: referenceDevices() });
-    await waitFor(() => expect(counterText()[1]).toBe('Не в сети2'));
-    await userEvent.click(screen.getByRole('link', { name: /Не в сети/ }));
-    await waitFor(() => expect(router.state.location.search).toBe('?counter=offline'));
-
-    const names = () =>
-      within(screen.getByRole('table', { name: 'Оборудование' }))
-        .getAllByRole('row')
-        .slice(1)
-        .map((row) => within(row).getAllByRole('cell')[0]?.textContent);
-    await waitFor(() => expect(names()).toEqual(['Печь 2', 'Фритюрница']));
-    expect(screen.getByText('Счётчик: Не в сети')).toBeInTheDocument();
-
-    await userEvent.click(screen.getByRole('button', { name: 'Убрать фильтр «Не в сети»' }));
-    await waitFor(() => expect(names()).toHaveLength(7));
-    expect(router.state.location.search).toBe('');
   });
 
   it('recomputes the counters from live updates without asking the server again', async () => {

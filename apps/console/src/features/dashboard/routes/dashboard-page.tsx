@@ -26,10 +26,10 @@ import { FormFailure } from '../../../components/form-failure';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { loadChunk } from '../../../lib/lazy-route';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
-import { useDeviceStat } from '../api/get-device-stat';
-import { useLiveDashboard } from '../api/use-live-dashboard';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
+import { useDeviceStat } from '../../../lib/device-stat/get-device-stat';
+import { useLiveDashboard } from '../../../lib/device-stat/use-live-dashboard';
 import { ActivityFeed } from '../components/activity-feed';
 import { DashboardCounterCards } from '../components/dashboard-counters';
 import { DevicesTable } from '../components/devices-table';
@@ -37,9 +37,9 @@ import { ProblemsList } from '../components/problems-list';
 import { StatusCircles, type StatusCircle } from '../components/status-circles';
 import { formatCalendarDate, zonedToday } from '../../../lib/format';
 import { browserTimeZone, browserToday } from '../dashboard-format';
-import { allProblems, countDevices } from '../dashboard-model';
+import { allProblems, countDevices } from '../../../lib/device-stat/dashboard-model';
 import { useDashboardRows } from '../use-dashboard-rows';
-import { useServerNow } from '../use-server-now';
+import { useServerNow } from '../../../lib/device-stat/use-server-now';
 import { useStableValue } from '../use-stable-value';
 
 // The graph brings uPlot: it loads beside the statistics, and nothing else waits for it.

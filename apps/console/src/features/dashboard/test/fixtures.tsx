@@ -6,92 +6,26 @@ import type {
   DeviceType,
   PreferGraph,
 } from '@kontrol/contracts';
-import { dashboardCounters } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { type RouteObject } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
-import { buildAddress, buildDeviceType, buildRoom } from '../../../test/entities';
-import { buildAuthUser, server } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
-import { DevicePage } from '../../devices/routes/device-page';
-import { DevicesPage } from '../../devices/routes/devices-page';
-import { referenceKey } from '../../reference-data/resources';
+import {
+  buildAddress,
+  buildDashboardDevice,
+  buildDevice,
+  buildDeviceType,
+  buildRoom,
+  minutesAgo,
+  statAnswer,
+} from '../../../test/entities';
+import { buildAuthUser, pageOf, server } from '../../../test/server';
 import { DashboardPage } from '../routes/dashboard-page';
+import { renderAccountPages } from '../../../test/render';
 export { FakeEventSource } from '../../../test/fake-event-source';
 
 export { buildDeviceEvent } from '../../../test/entities';
-
-// Charts, tables and lists on a busy two-core machine.
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine's combobox reads (it scrolls its active option into view).
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
-
-export const MINUTE = 60_000;
-export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * MINUTE).toISOString();
-
-/** A device as `GET /api/devices/stat` lists it: a smart combi oven online a minute ago, no problem. */
-export function buildDashboardDevice(overrides: Partial<DashboardDevice> = {}): DashboardDevice {
-  return {
-    id: 1,
-    name: 'Печь 1',
-    type_id: 1,
-    address_id: 1,
-    room_id: 1,
-    is_smart: true,
-    template_id: 1,
-    shift_start: null,
-    time_zone: 'Europe/Moscow',
-    last_online: { last_utc: minutesAgo(1) },
-    work_start: { date: null, start: null },
-    wash_interval_hours: null,
-    last_wash_at: null,
-    state: 'idle',
-    current: 1.2,
-    temperature: 30,
-    open_events: 0,
-    open_severity: null,
-    problem_since: null,
-    ...overrides,
-  };
-}
-
-/** The statistics answer of these devices, counted by the shared rules at the server's now. */
-export function statAnswer(devices: DashboardDevice[], now = Date.now()) {
-  return {
-    data: {
-      devices,
-      issues_count: devices.filter((device) => device.open_events > 0).length,
-      bad_devices_for_templates: devices.filter((device) => device.is_smart && device.template_id === null)
-        .length,
-      counters: dashboardCounters(devices, now),
-      now: new Date(now).toISOString(),
-    },
-  };
-}
-
-/** A paged list as the API answers it. */
-export function pageOf<T>(data: T[]) {
-  return {
-    data,
-    links: { first: '', last: '', prev: null, next: null },
-    meta: {
-      current_page: 1,
-      from: 1,
-      last_page: 1,
-      path: '',
-      per_page: 20,
-      to: data.length,
-      total: data.length,
-    },
-  };
-}
+export { buildDashboardDevice, MINUTE, minutesAgo, statAnswer } from '../../../test/entities';
+export { pageOf } from '../../../test/server';
 
 /** A prefer graph of `date` in UTC: 24 hours, `online` devices every hour, two working from 08:00. */
 export function preferGraphAnswer(date: string, online = 3): { data: PreferGraph } {
@@ -166,39 +100,80 @@ export async function renderDashboard(
   url = '/account/dashboard',
   references: DashboardReferences = {},
   user: AuthUser = buildAuthUser(['dashboard', 'devices', 'addresses', 'device_event_template']),
+  /** More account pages beside the dashboard, for the app's tests of links between features. */
+  routes: RouteObject[] = [],
 ) {
-  queryClient.setQueryData(referenceKey('devices'), references.devices ?? []);
-  queryClient.setQueryData(referenceKey('deviceTypes'), references.types ?? [buildDeviceType()]);
-  queryClient.setQueryData(referenceKey('addresses'), [buildAddress()]);
-  queryClient.setQueryData(referenceKey('rooms'), [buildRoom()]);
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [
-          { path: 'dashboard', Component: DashboardPage },
-          { path: 'devices', Component: DevicesPage },
-          { path: 'devices/:id', Component: DevicePage },
-        ],
-      },
-    ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+  return renderAccountPages({
+    url,
+    user,
+    references: {
+      devices: references.devices ?? [],
+      deviceTypes: references.types ?? [buildDeviceType()],
+      addresses: [buildAddress()],
+      rooms: [buildRoom()],
     },
-    { timeout: 10_000 },
+    routes: [{ path: 'dashboard', Component: DashboardPage }, ...routes],
+  });
+}
+
+const HOUR = 3_600_000;
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** One device per rule of docs/contract.md, "States and transitions", and one without any problem. */
+export function fleet() {
+  return [
+    buildDashboardDevice({ id: 1, name: 'Печь 1' }),
+    // Last seen 1441 minutes ago: offline.
+    buildDashboardDevice({ id: 2, name: 'Печь 2', last_online: { last_utc: minutesAgo(1441) } }),
+    // Never online, and not smart: offline only.
+    buildDashboardDevice({
+      id: 3,
+      name: 'Фритюрница',
+      type_id: 2,
+      is_smart: false,
+      template_id: null,
+      last_online: { last_utc: null },
+      state: null,
+      current: null,
+    }),
+    // Its last wash ended 30 hours ago, its interval is 24 hours.
+    buildDashboardDevice({
+      id: 4,
+      name: 'Посудомойка',
+      wash_interval_hours: 24,
+      last_wash_at: minutesAgo(30 * 60),
+    }),
+    // The shift started at midnight UTC and work has not started.
+    buildDashboardDevice({ id: 5, name: 'Печь 5', shift_start: '00:00', time_zone: 'UTC' }),
+    // Smart (a controller) but no current template.
+    buildDashboardDevice({ id: 6, name: 'Печь 6', template_id: null }),
+    // Two open events, the worst critical, the oldest two hours old.
+    buildDashboardDevice({
+      id: 7,
+      name: 'Печь 7',
+      open_events: 2,
+      open_severity: 'critical',
+      problem_since: new Date(Date.now() - 2 * HOUR).toISOString(),
+      state: 'heating',
+      current: 32.5,
+      // Work started at midnight UTC with the shift: on time.
+      shift_start: '00:00',
+      time_zone: 'UTC',
+      work_start: { date: todayUtc(), start: '00:00' },
+    }),
+  ];
+}
+
+/** The references the equipment pages read: the same devices as plain devices. */
+export function referenceDevices() {
+  return fleet().map((device) =>
+    buildDevice({
+      id: device.id,
+      name: device.name,
+      type_id: device.type_id,
+      controller_id: device.is_smart ? `ctl-${device.id}` : null,
+      template_id: device.template_id,
+      last_online: device.last_online,
+    }),
   );
-  return { ...view, router };
 }

@@ -1,7 +1,7 @@
 import type { DeviceGroup, DeviceGroupBody } from '@kontrol/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { deviceGroupKeys } from './keys';
+import { deviceGroupKeys } from '../../../lib/device-groups/keys';
 
 /** POST /api/devices/client/groups/add → 201 with the group. */
 export async function createDeviceGroup(body: DeviceGroupBody): Promise<DeviceGroup> {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { deviceGroupKeys } from './keys';
+import { deviceGroupKeys } from '../../../lib/device-groups/keys';
 
 /** DELETE /api/devices/client/groups/{id}; its devices stay. */
 export async function deleteDeviceGroup(id: number): Promise<void> {

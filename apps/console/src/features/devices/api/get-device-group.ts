@@ -1,7 +1,7 @@
 import type { DeviceGroup } from '@kontrol/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { deviceGroupKeys } from './keys';
+import { deviceGroupKeys } from '../../../lib/device-groups/keys';
 
 /** GET /api/devices/client/groups/{id}. */
 export async function getDeviceGroup(id: number, signal?: AbortSignal): Promise<DeviceGroup> {

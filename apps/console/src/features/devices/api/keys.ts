@@ -13,9 +13,3 @@ export const deviceKeys = {
   /** What the device may send and what of it was refused, by UTC day. */
   limits: (id: number) => ['devices', id, 'limits'] as const,
 };
-
-export const deviceGroupKeys = {
-  all: ['device-groups'] as const,
-  list: (params: { page: number; search: string }) => ['device-groups', 'list', params] as const,
-  detail: (id: number) => ['device-groups', id] as const,
-};

@@ -1,7 +1,7 @@
 import type { DeviceGroup, DeviceGroupBody } from '@kontrol/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { deviceGroupKeys } from './keys';
+import { deviceGroupKeys } from '../../../lib/device-groups/keys';
 
 /** PUT /api/devices/client/groups/{id}: name, description and the whole member list. */
 export async function updateDeviceGroup(id: number, body: DeviceGroupBody): Promise<DeviceGroup> {

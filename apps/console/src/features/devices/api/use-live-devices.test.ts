@@ -1,7 +1,7 @@
 import type { Device } from '@kontrol/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { referenceKey } from '../../reference-data/resources';
+import { referenceKey } from '../../../lib/reference-data/resources';
 import { buildDevice } from '../test/fixtures';
 import { deviceKeys } from './keys';
 import { applyLiveDevices } from './use-live-devices';

@@ -2,7 +2,7 @@ import type { Device, LiveDevice } from '@kontrol/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { liveStream } from '../../../lib/live-stream';
-import { referenceKey } from '../../reference-data/resources';
+import { referenceKey } from '../../../lib/reference-data/resources';
 import { deviceKeys } from './keys';
 
 function patched(device: Device, live: LiveDevice): Device {

@@ -20,10 +20,14 @@ import {
 } from '../../../components/telemetry-chart';
 import { paths } from '../../../config/paths';
 import { useLiveSamples, withLiveTails } from '../../../lib/use-live-samples';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useLiveDashboard } from '../../dashboard/api/use-live-dashboard';
-import { SEVERITY_COLOURS, SEVERITY_HEX, useDashboardLabels } from '../../dashboard/dashboard-labels';
-import { useDeviceEvents } from '../../events/api/get-device-events';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useLiveDashboard } from '../../../lib/device-stat/use-live-dashboard';
+import {
+  SEVERITY_COLOURS,
+  SEVERITY_HEX,
+  useDashboardLabels,
+} from '../../../lib/device-stat/dashboard-labels';
+import { useDeviceEvents } from '../../../lib/device-events/get-device-events';
 import { useDeviceTelemetry, useWashReport, useWorktime } from '../api/get-device-reports';
 import { formatCalendarDate, formatMoment } from '../device-format';
 import { useEquipmentReferences } from '../use-equipment-references';

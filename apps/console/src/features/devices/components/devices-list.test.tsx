@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
-import { buildDashboardDevice, statAnswer } from '../../dashboard/test/fixtures';
+import { buildDashboardDevice, statAnswer } from '../../../test/entities';
 import { buildAddress, buildDevice, buildDeviceType, buildRoom, renderEquipment } from '../test/fixtures';
 
 afterEach(() => queryClient.clear());

@@ -23,9 +23,9 @@ import {
   type DeviceListParams,
 } from '../device-list';
 import { useEquipmentReferences } from '../use-equipment-references';
-import { useCounterDevices } from '../../dashboard/api/use-counter-devices';
-import { useDashboardLabels } from '../../dashboard/dashboard-labels';
-import { isDashboardCounter } from '../../dashboard/dashboard-model';
+import { useCounterDevices } from '../../../lib/device-stat/use-counter-devices';
+import { useDashboardLabels } from '../../../lib/device-stat/dashboard-labels';
+import { isDashboardCounter } from '../../../lib/device-stat/dashboard-model';
 import { DeviceStatus } from './device-status';
 import { useNow } from './use-now';
 

@@ -1,13 +1,13 @@
 import type { DeviceGroup } from '@kontrol/contracts';
-import { Anchor, Button, Group, Pagination, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { PageLoader } from '../../../components/page-loader';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
-import { useDeviceGroups } from '../api/get-device-groups';
+import { useDeviceGroups } from '../../../lib/device-groups/get-device-groups';
 
 /** The groups view's query-string parameters (besides `view=groups`). */
 export const GROUP_LIST_PARAMS = { q: '', page: '1' } as const;
@@ -24,7 +24,7 @@ export function GroupsList() {
   const [searchText, setSearchText] = useSearchText(params.q, (q) =>
     setParams({ q, page: '1' }, { replace: true }),
   );
-  const { data, isPending } = useDeviceGroups({ page, search: params.q });
+  const query = useDeviceGroups({ page, search: params.q });
   const columns = useMemo<DataTableColumn<DeviceGroup>[]>(
     () => [
       {
@@ -68,27 +68,14 @@ export function GroupsList() {
           {t('Add group')}
         </Button>
       </Group>
-      {isPending ? (
-        <PageLoader inline />
-      ) : (
-        <DataTable
-          data={data?.data ?? []}
-          columns={columns}
-          getRowId={(group) => String(group.id)}
-          label={t('Groups')}
-        />
-      )}
-      {data && data.meta.last_page > 1 && (
-        <Pagination
-          total={data.meta.last_page}
-          value={page}
-          onChange={(next) => setParams({ page: String(next) })}
-          getControlProps={(control) => ({
-            'aria-label': control === 'previous' ? t('Previous page') : t('Next page'),
-          })}
-          getItemProps={(item) => ({ 'aria-label': t('Page {{page}}', { page: item }) })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={t('Groups')}
+        pagesLabel={t('Pages of the groups')}
+        page={page}
+        onPageChange={(next) => setParams({ page: String(next) })}
+      />
     </Stack>
   );
 }

@@ -6,12 +6,12 @@ import { Link } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { paths } from '../../../config/paths';
 import { isAbortError, statusOf, toApiFailure } from '../../../lib/api-errors';
-import { useDeviceStat } from '../../dashboard/api/get-device-stat';
-import { useLiveDashboard } from '../../dashboard/api/use-live-dashboard';
-import { SEVERITY_COLOURS, useDashboardLabels } from '../../dashboard/dashboard-labels';
-import { problemsOf, type DeviceProblem } from '../../dashboard/dashboard-model';
-import { useServerNow } from '../../dashboard/use-server-now';
-import { useDeviceEvents } from '../../events/api/get-device-events';
+import { useDeviceStat } from '../../../lib/device-stat/get-device-stat';
+import { useLiveDashboard } from '../../../lib/device-stat/use-live-dashboard';
+import { SEVERITY_COLOURS, useDashboardLabels } from '../../../lib/device-stat/dashboard-labels';
+import { problemsOf, type DeviceProblem } from '../../../lib/device-stat/dashboard-model';
+import { useServerNow } from '../../../lib/device-stat/use-server-now';
+import { useDeviceEvents } from '../../../lib/device-events/get-device-events';
 import { formatMoment } from '../device-format';
 
 /** How many of the device's latest events the view lists (the events page has them all). */

@@ -6,7 +6,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { installCanvas } from '../../../test/canvas';
 import { server } from '../../../test/server';
-import { buildDashboardDevice, minutesAgo, pageOf, statAnswer } from '../../dashboard/test/fixtures';
+import { buildDashboardDevice, minutesAgo, statAnswer } from '../../../test/entities';
+import { pageOf } from '../../../test/server';
 import { buildAuthUser } from '../../../test/server';
 import {
   buildDevice,

@@ -1,21 +1,24 @@
-import { Alert, Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { Device, DeviceType } from '@kontrol/contracts';
+import { Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { PageLoader } from '../../../components/page-loader';
+import { DetailState } from '../../../components/detail-state';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useDevice } from '../api/get-device';
 import { ConnectionPanel } from '../components/connection-panel';
 import { DashboardPanel } from '../components/dashboard-panel';
 import { DeviceStatus } from '../components/device-status';
 import { ProblemsPanel } from '../components/problems-panel';
-import { RecipesPanel } from '../components/recipes-panel';
 import { ServicePanel } from '../components/service-panel';
 import { SettingsPanel } from '../components/settings-panel';
 import { useNow } from '../components/use-now';
 import { useEquipmentReferences } from '../use-equipment-references';
+
+/** A device's recipes tab: what the recipes feature shows for one device of a type. */
+export type DeviceRecipesPanel = ComponentType<{ device: Device; type: DeviceType | undefined }>;
 
 const TABS = ['connection', 'dashboard', 'problems', 'recipes', 'service', 'settings'] as const;
 type Tab = (typeof TABS)[number];
@@ -28,8 +31,10 @@ export function parseId(value: string | undefined): number | null {
 /**
  * `/account/devices/{id}`: the device's views of docs/contract.md, "Product and areas": Connection, Dashboard, Problems, Recipes
  * (types that take recipes, for holders of the `recipes` module), Service and Settings (`?tab=`).
+ * The Recipes tab is the recipes feature's panel, given by `app/routes/device-page.tsx` (features
+ * meet only in `app/`); without it the tab is not shown.
  */
-export function DevicePage() {
+export function DevicePage({ RecipesPanel }: { RecipesPanel?: DeviceRecipesPanel }) {
   const { t } = useTranslation();
   const id = parseId(useParams().id);
   const [params, setParams] = useSearchParamsState({ tab: 'connection' });
@@ -40,7 +45,9 @@ export function DevicePage() {
   const type = types.find((one) => one.id === device?.type_id);
   // Recipes are for the types that hold programs, and their calls need the `recipes` module.
   const hasRecipes =
-    type?.program_capacity != null && user.acl_modules.some((module) => module.slug === 'recipes');
+    RecipesPanel !== undefined &&
+    type?.program_capacity != null &&
+    user.acl_modules.some((module) => module.slug === 'recipes');
   const requested: Tab = (TABS as readonly string[]).includes(params.tab)
     ? (params.tab as Tab)
     : 'connection';
@@ -51,17 +58,16 @@ export function DevicePage() {
       ← {t('All equipment')}
     </Anchor>
   );
-  if (id === null || (!device && statusOf(error) === 404)) {
+  if (id === null || !device) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Device not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Device not found')}
+        back={back}
+      />
     );
   }
-  if (!device) return isPending ? <PageLoader inline /> : back;
 
   const lastOnline = device.last_online.last_utc;
   return (
@@ -101,7 +107,7 @@ export function DevicePage() {
         <Tabs.Panel value="problems">
           <ProblemsPanel device={device} />
         </Tabs.Panel>
-        {hasRecipes && (
+        {hasRecipes && RecipesPanel && (
           <Tabs.Panel value="recipes">
             <RecipesPanel device={device} type={type} />
           </Tabs.Panel>

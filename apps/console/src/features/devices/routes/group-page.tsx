@@ -2,10 +2,9 @@ import { Alert, Anchor, Divider, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton } from '../../../components/confirm-delete';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
 import { useDeleteDeviceGroup } from '../api/delete-device-group';
 import { useDeviceGroup } from '../api/get-device-group';
 import { useUpdateDeviceGroup } from '../api/update-device-group';
@@ -27,17 +26,16 @@ export function GroupPage() {
       ← {t('All groups')}
     </Anchor>
   );
-  if (id === null || (!group && statusOf(error) === 404)) {
+  if (id === null || !group) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Group not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Group not found')}
+        back={back}
+      />
     );
   }
-  if (!group) return isPending ? <PageLoader inline /> : back;
 
   return (
     <Stack gap="md">

@@ -1,7 +1,7 @@
 import type { DeviceEventTemplate } from '@kontrol/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { referenceKey } from '../../reference-data/resources';
+import { referenceKey } from '../../../lib/reference-data/resources';
 import { templateKeys } from './keys';
 
 /** GET /api/devices/events/templates/{id}. */

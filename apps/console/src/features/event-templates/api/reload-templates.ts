@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { reloadReference } from '../../reference-data/use-reference-data';
+import { reloadReference } from '../../../lib/reference-data/use-reference-data';
 
 /**
  * docs/contract.md, "States and transitions": after a template is created, changed or deleted the templates list is reloaded. A

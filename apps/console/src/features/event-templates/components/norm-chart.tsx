@@ -4,12 +4,11 @@ import { Text, useComputedColorScheme } from '@mantine/core';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { useCanDraw, useUplot } from '../../../hooks/use-uplot';
 import { intlLocale } from '../../../lib/format';
-import { getLocale } from '../../../lib/i18n';
 import type { DrawnBand } from '../template-form-values';
 import { BAND_COLOURS, useTemplateLabels } from '../template-labels';
-import classes from './norm-chart.module.css';
+import classes from '../../../components/chart.module.css';
 
 /** A device's current by the minute over a day (the dashboard report's columns). */
 export interface CurrentSeries {
@@ -34,16 +33,6 @@ export interface NormChartProps {
 
 const LINE_COLOUR = '#343a40';
 const LINE_COLOUR_DARK = '#dee2e6';
-
-/** Whether this browser can draw on a canvas (a DOM without layout, as in some tests, cannot). */
-function canDraw(): boolean {
-  if (typeof Path2D === 'undefined') return false;
-  try {
-    return document.createElement('canvas').getContext('2d') !== null;
-  } catch {
-    return false;
-  }
-}
 
 /** The top of the current axis: the day's highest reading or band, with a little headroom. */
 export function axisTop(series: Pick<CurrentSeries, 'mean' | 'max'>, bands: readonly DrawnBand[]): number {
@@ -113,103 +102,88 @@ export function NormChart({ title, series, bands, height = 260 }: NormChartProps
   const labels = useTemplateLabels();
   const captionId = useId();
   const scheme = useComputedColorScheme('light');
-  const language = getLocale();
+  const locale = intlLocale();
   const plotRef = useRef<HTMLDivElement>(null);
-  const chartRef = useRef<uPlot | null>(null);
   const bandsRef = useRef(bands);
-  bandsRef.current = bands;
   const seriesRef = useRef(series);
-  seriesRef.current = series;
-  const drawable = useMemo(canDraw, []);
-  const points = useMemo(() => series.mean.filter((value) => value !== null).length, [series]);
-  const format = useMemo(
-    () => new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 1 }),
-    // `language`: the formats follow the interface language.
-    [language],
-  );
-
   useEffect(() => {
-    const target = plotRef.current;
-    if (!target || points === 0 || !drawable) return;
-    const { timeZone } = series;
-    const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
-    const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
-    const line = scheme === 'dark' ? LINE_COLOUR_DARK : LINE_COLOUR;
-    const locale = intlLocale();
-    const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone });
-    const value = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-    const edge: uPlot.Series = { stroke: 'transparent', width: 0, points: { show: false } };
-    const chart = new uPlot(
-      {
-        width: target.clientWidth || 600,
-        height,
-        ms: 1,
-        tzDate: (ts) => uPlot.tzDate(new Date(ts), timeZone),
-        series: [
-          {},
-          { label: t('Current, A (mean)'), stroke: line, width: 1.5, spanGaps: false },
-          { ...edge, label: t('Current, A (min)') },
-          { ...edge, label: t('Current, A (max)') },
-        ],
-        bands: [{ series: [3, 2], fill: 'rgba(128, 128, 128, 0.2)' }],
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: {
-          x: {
-            time: true,
-            // The whole local day, so one sees when in the day the current sits where.
-            range: (_u, min, max) => {
-              const day = seriesRef.current.day;
-              return day ? [Math.min(day.start, min), Math.max(day.finish, max)] : [min, max];
+    bandsRef.current = bands;
+    seriesRef.current = series;
+  }, [bands, series]);
+  const drawable = useCanDraw();
+  const points = useMemo(() => series.mean.filter((value) => value !== null).length, [series]);
+  const format = useMemo(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }), [locale]);
+
+  const create = useMemo(() => {
+    if (points === 0 || !drawable) return null;
+    return (target: HTMLDivElement) => {
+      const { timeZone } = series;
+      const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
+      const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
+      const line = scheme === 'dark' ? LINE_COLOUR_DARK : LINE_COLOUR;
+      const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone });
+      const value = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+      const edge: uPlot.Series = { stroke: 'transparent', width: 0, points: { show: false } };
+      return new uPlot(
+        {
+          width: target.clientWidth || 600,
+          height,
+          ms: 1,
+          tzDate: (ts) => uPlot.tzDate(new Date(ts), timeZone),
+          series: [
+            {},
+            { label: t('Current, A (mean)'), stroke: line, width: 1.5, spanGaps: false },
+            { ...edge, label: t('Current, A (min)') },
+            { ...edge, label: t('Current, A (max)') },
+          ],
+          bands: [{ series: [3, 2], fill: 'rgba(128, 128, 128, 0.2)' }],
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+          scales: {
+            x: {
+              time: true,
+              // The whole local day, so one sees when in the day the current sits where.
+              range: (_u, min, max) => {
+                const day = seriesRef.current.day;
+                return day ? [Math.min(day.start, min), Math.max(day.finish, max)] : [min, max];
+              },
             },
+            y: { range: () => [0, axisTop(seriesRef.current, bandsRef.current)] },
           },
-          y: { range: () => [0, axisTop(seriesRef.current, bandsRef.current)] },
+          axes: [
+            {
+              stroke: ink,
+              grid: { stroke: grid, width: 1 },
+              ticks: { stroke: grid, width: 1 },
+              values: (_u, splits) => splits.map((split) => time.format(split)),
+            },
+            {
+              stroke: ink,
+              grid: { stroke: grid, width: 1 },
+              ticks: { stroke: grid, width: 1 },
+              label: t('A'),
+              labelSize: 20,
+              size: 56,
+              values: (_u, splits) => splits.map((split) => value.format(split)),
+            },
+          ],
+          hooks: {
+            // Under the line: after the axes and grid, before the series.
+            drawAxes: [(u) => drawBands(u, bandsRef.current)],
+          },
         },
-        axes: [
-          {
-            stroke: ink,
-            grid: { stroke: grid, width: 1 },
-            ticks: { stroke: grid, width: 1 },
-            values: (_u, splits) => splits.map((split) => time.format(split)),
-          },
-          {
-            stroke: ink,
-            grid: { stroke: grid, width: 1 },
-            ticks: { stroke: grid, width: 1 },
-            label: t('A'),
-            labelSize: 20,
-            size: 56,
-            values: (_u, splits) => splits.map((split) => value.format(split)),
-          },
-        ],
-        hooks: {
-          // Under the line: after the axes and grid, before the series.
-          drawAxes: [(u) => drawBands(u, bandsRef.current)],
-        },
-      },
-      [[...series.t], [...series.mean], [...series.min], [...series.max]] as uPlot.AlignedData,
-      target,
-    );
-    chartRef.current = chart;
-    const observer = new ResizeObserver((entries) => {
-      const box = entries[0]?.contentRect;
-      if (box && box.width > 0 && Math.abs(box.width - chart.width) >= 1) {
-        chart.setSize({ width: box.width, height });
-      }
-    });
-    observer.observe(target);
-    return () => {
-      observer.disconnect();
-      chart.destroy();
-      chartRef.current = null;
+        [[...series.t], [...series.mean], [...series.min], [...series.max]] as uPlot.AlignedData,
+        target,
+      );
     };
-  }, [series, points, drawable, height, scheme, language, t]);
+  }, [series, points, drawable, height, scheme, locale, t]);
+  const chartRef = useUplot({ target: plotRef, create });
 
   // Other bands: the same data again, so the current axis takes a band above the day's readings.
   useEffect(() => {
     const chart = chartRef.current;
     if (chart) chart.setData(chart.data, true);
-  }, [bands]);
+  }, [chartRef, bands]);
 
   const caption = `${title}, ${t('A')}`;
   const bandOf = new Map(bands.map((band) => [band.state, band]));
@@ -245,12 +219,12 @@ export function NormChart({ title, series, bands, height = 260 }: NormChartProps
           )}
         </div>
       )}
-      <ul className={classes.legend} aria-label={t('Norm bands')}>
+      <ul className={classes.bands} aria-label={t('Norm bands')}>
         {NORM_STATES.map((state) => (
           <li key={state}>
             <BandSwatch state={state} />
             <span>{labels.state[state]}:</span>
-            <span className={classes.value}>
+            <span className={classes.figures}>
               {bandOf.has(state)
                 ? t('{{min}}–{{max}} A', {
                     min: format.format(bandOf.get(state)?.min ?? 0),

@@ -8,8 +8,8 @@ import { DataTable, type DataTableColumn, type DataTableSort } from '../../../co
 import { paths } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useDeleteTemplate } from '../api/delete-template';
 
 /** The templates view's query-string parameters. */

@@ -3,12 +3,11 @@ import { Alert, Anchor, Divider, Group, Stack, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton } from '../../../components/confirm-delete';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useDeleteTemplate } from '../api/delete-template';
 import { useTemplate } from '../api/get-template';
 import { useUpdateTemplate } from '../api/update-template';
@@ -38,25 +37,14 @@ export function TemplatePage() {
       ← {t('All templates')}
     </Anchor>
   );
-  if (id === null || (!template && statusOf(error) === 404)) {
+  if (id === null || !template) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Template not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!template) {
-    if (isPending) return <PageLoader inline />;
-    return (
-      <Stack gap="md">
-        <Alert color="red" role="alert">
-          {t('The template could not be loaded. Please try again later.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Template not found')}
+        back={back}
+      />
     );
   }
 

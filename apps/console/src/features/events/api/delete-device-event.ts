@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { reloadReference } from '../../reference-data/use-reference-data';
-import { deviceEventKeys } from './keys';
+import { reloadReference } from '../../../lib/reference-data/use-reference-data';
+import { deviceEventKeys } from '../../../lib/device-events/keys';
 
 /** DELETE /api/devices/events/{id} → 204. */
 export async function deleteDeviceEvent(id: number): Promise<void> {

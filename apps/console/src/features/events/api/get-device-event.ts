@@ -1,8 +1,8 @@
 import type { DeviceEvent } from '@kontrol/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { referenceKey } from '../../reference-data/resources';
-import { deviceEventKeys } from './keys';
+import { referenceKey } from '../../../lib/reference-data/resources';
+import { deviceEventKeys } from '../../../lib/device-events/keys';
 
 /** GET /api/devices/events/{id}. */
 export async function getDeviceEvent(id: number, signal?: AbortSignal): Promise<DeviceEvent> {

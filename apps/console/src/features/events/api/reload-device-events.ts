@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { reloadReference } from '../../reference-data/use-reference-data';
-import { deviceEventKeys } from './keys';
+import { reloadReference } from '../../../lib/reference-data/use-reference-data';
+import { deviceEventKeys } from '../../../lib/device-events/keys';
 
 /**
  * docs/contract.md, "States and transitions": after a device event is created, changed or deleted the events list is reloaded: the

@@ -1,7 +1,7 @@
 import type { DeviceEvent, DeviceEventUpdate } from '@kontrol/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { deviceEventKeys } from './keys';
+import { deviceEventKeys } from '../../../lib/device-events/keys';
 import { reloadDeviceEvents } from './reload-device-events';
 
 /**

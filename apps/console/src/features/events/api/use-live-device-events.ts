@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { liveStream } from '../../../lib/live-stream';
-import { deviceEventKeys } from './keys';
+import { deviceEventKeys } from '../../../lib/device-events/keys';
 
 /** A busy fleet opens and closes events every second: the lists are read again at most this often. */
 const THROTTLE_MS = 5_000;

@@ -7,32 +7,18 @@ import {
   type EventKind,
   type EventSeverity,
 } from '@kontrol/contracts';
-import {
-  Anchor,
-  Badge,
-  Box,
-  Button,
-  Group,
-  Pagination,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-} from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Anchor, Badge, Button, Group, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
-import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime, intlLocale } from '../../../lib/format';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
-import { useDeviceEvents, type DeviceEventFilters } from '../api/get-device-events';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
+import { useDeviceEvents, type DeviceEventFilters } from '../../../lib/device-events/get-device-events';
 import { useLiveDeviceEvents } from '../api/use-live-device-events';
 import { useEventLabels } from '../event-labels';
 import { AcknowledgeModal } from './acknowledge-modal';
@@ -83,12 +69,13 @@ export function EventsList() {
   const [params, setParams] = useSearchParamsState(EVENT_LIST_PARAMS);
   const page = positiveId(params.page) ?? 1;
   const filters = useMemo(() => eventFiltersOf(params), [params]);
-  const { data, error, isPending, isFetching } = useDeviceEvents({ page, filters });
+  const query = useDeviceEvents({ page, filters });
+  const { data } = query;
   useLiveDeviceEvents();
   const [acknowledging, setAcknowledging] = useState<DeviceEvent | null>(null);
 
   const names = useMemo(() => new Map(devices.map((device) => [device.id, device.name])), [devices]);
-  const deviceName = (id: number) => names.get(id) ?? t('Device #{{id}}', { id });
+  const deviceName = useCallback((id: number) => names.get(id) ?? t('Device #{{id}}', { id }), [names, t]);
   const deviceOptions = useMemo(
     () => devices.map((device) => ({ value: String(device.id), label: device.name })),
     [devices],
@@ -173,13 +160,11 @@ export function EventsList() {
           ),
       },
     ];
-    // `deviceName` reads `names`.
-  }, [t, labels, names]);
+  }, [t, labels, deviceName]);
 
   const filtered = Object.entries(params).some(
     ([key, value]) => key !== 'page' && value !== EVENT_LIST_PARAMS[key as keyof EventListParams],
   );
-  const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
 
   return (
     <Stack gap="md">
@@ -268,30 +253,14 @@ export function EventsList() {
           {t('Add an event')}
         </Button>
       </Group>
-      <FormFailure failure={failure} fields={[]} />
-      {isPending ? (
-        <PageLoader inline />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data?.data ?? []}
-            columns={columns}
-            getRowId={(row) => String(row.id)}
-            label={t('Events')}
-          />
-        </Box>
-      )}
-      {data && data.meta.last_page > 1 && (
-        <Pagination
-          total={data.meta.last_page}
-          value={page}
-          onChange={(next) => setParams({ page: String(next) })}
-          getControlProps={(control) => ({
-            'aria-label': control === 'previous' ? t('Previous page') : t('Next page'),
-          })}
-          getItemProps={(item) => ({ 'aria-label': t('Page {{page}}', { page: item }) })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={t('Events')}
+        pagesLabel={t('Pages of the events')}
+        page={page}
+        onPageChange={(next) => setParams({ page: String(next) })}
+      />
       <AcknowledgeModal
         event={acknowledging}
         deviceName={acknowledging ? deviceName(acknowledging.device_id) : ''}

@@ -3,8 +3,8 @@ import { Anchor, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../config/paths';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useCreateDeviceEvent } from '../api/create-device-event';
 import { ManualEventForm } from '../components/manual-event-form';
 

@@ -1,15 +1,14 @@
 import type { Device, DeviceEvent, DeviceEventTemplate } from '@kontrol/contracts';
-import { Alert, Anchor, Badge, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton } from '../../../components/confirm-delete';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useDeleteDeviceEvent } from '../api/delete-device-event';
 import { useDeviceEvent } from '../api/get-device-event';
 import { AcknowledgementPanel } from '../components/acknowledgement-panel';
@@ -70,25 +69,14 @@ export function EventPage() {
       ← {t('All events')}
     </Anchor>
   );
-  if (id === null || (!event && statusOf(error) === 404)) {
+  if (id === null || !event) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Event not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!event) {
-    if (isPending) return <PageLoader inline />;
-    return (
-      <Stack gap="md">
-        <Alert color="red" role="alert">
-          {t('The event could not be loaded. Please try again later.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Event not found')}
+        back={back}
+      />
     );
   }
 

@@ -119,6 +119,9 @@ describe('the notification bell', { timeout: 30_000 }, () => {
     expect(await within(log).findByText('Дверь холодильника открыта')).toBeInTheDocument();
     expect(log).toHaveTextContent('Уже 5 минут');
     expect(log).toHaveTextContent('Предупреждение');
+    // Polite: the log announces it, the pop-up itself does not interrupt as an alert would.
+    expect(within(log).queryAllByRole('alert')).toHaveLength(0);
+    expect(within(log).getByRole('group', { name: 'Дверь холодильника открыта' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Уведомления, непрочитанных: 1' })).toBeInTheDocument();
     // The count is read again from the server after the event.
     await waitFor(() => expect(notifications.asked.unread).toBeGreaterThan(unreadAsked));

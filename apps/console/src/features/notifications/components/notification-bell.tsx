@@ -23,7 +23,7 @@ import { NoRecords } from '../../../components/no-records';
 import { paths } from '../../../config/paths';
 import { toApiFailure } from '../../../lib/api-errors';
 import { formatNumber } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useLatestNotifications } from '../api/get-latest-notifications';
 import { useUnreadCount } from '../api/get-unread-count';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';

@@ -34,6 +34,9 @@ export function NotificationToasts({
             key={toast.id}
             color={SEVERITY_COLOURS[toast.severity]}
             title={toast.title}
+            // Not Mantine's default `alert`: the log announces each one politely, once.
+            role="group"
+            aria-label={toast.title}
             withBorder
             onClose={() => onClose(toast.id)}
             closeButtonProps={{

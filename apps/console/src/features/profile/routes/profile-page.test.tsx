@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { buildAuthUser, server } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
+import { ACCOUNT_ROUTE_ID } from '../../../lib/auth/use-current-user';
 import { ProfilePage } from './profile-page';
 
 afterEach(() => queryClient.clear());

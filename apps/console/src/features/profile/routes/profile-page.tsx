@@ -6,11 +6,12 @@ import { useRevalidator } from 'react-router';
 import { EmailField, NewPasswordFields, PasswordField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { NotificationSettingsForm } from '../../../components/notification-settings-form';
+import { useSaveUserSettings, useUserSettings } from '../../../lib/user-settings';
 import { formatDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
-import { setSignedIn } from '../../auth/session';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { sendVerificationEmail, updatePassword, updateProfile } from '../api/profile';
+import { setSignedIn } from '../../../lib/auth/session';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { sendVerificationEmail, updatePassword, updateProfile } from '../../../lib/auth/profile';
 
 /**
  * `/account/profile`: the signed-in user's own name, e-mail, password and notification settings
@@ -19,13 +20,15 @@ import { sendVerificationEmail, updatePassword, updateProfile } from '../api/pro
 export function ProfilePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const settings = useUserSettings(user.id);
+  const saveSettings = useSaveUserSettings(user.id);
   return (
     <Stack maw={560} gap="lg">
       <ProfileForm user={user} />
       <VerificationPanel user={user} />
       <PasswordForm />
       <Section id="profile-notifications" title={t('Notifications')}>
-        <NotificationSettingsForm userId={user.id} />
+        <NotificationSettingsForm key={user.id} settings={settings} save={saveSettings} />
       </Section>
     </Stack>
   );

@@ -1,7 +1,7 @@
 import type { Recipe } from '@kontrol/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { referenceKey } from '../../reference-data/resources';
+import { referenceKey } from '../../../lib/reference-data/resources';
 import { recipeKeys } from './keys';
 
 /** GET /api/recipes/{id}. */

@@ -20,7 +20,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { toApiFailure, type ApiFailure } from '../../../lib/api-errors';
-import { useDeviceGroups } from '../../devices/api/get-device-groups';
+import { useDeviceGroups } from '../../../lib/device-groups/get-device-groups';
 import { useDeploySet } from '../api/deploy-set';
 import { useUploadStatus } from '../api/get-upload-status';
 import { useUploadSet } from '../api/upload-set';

@@ -23,16 +23,16 @@ import { NoRecords } from '../../../components/no-records';
 import { paths } from '../../../config/paths';
 import { toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useDeleteBinds } from '../../recipes/api/delete-binds';
-import { useDeploySet } from '../../recipes/api/deploy-set';
-import { useProgramFiles } from '../../recipes/api/get-program-files';
-import { useUploadStatus } from '../../recipes/api/get-upload-status';
-import { deploymentKeys } from '../../recipes/api/keys';
-import { uploadRecipes, useUploadRecipes } from '../../recipes/api/upload-recipes';
-import { uploadSet, useUploadSet } from '../../recipes/api/upload-set';
-import { STATE_COLOURS, useRecipeLabels } from '../../recipes/recipe-labels';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useDeleteBinds } from '../api/delete-binds';
+import { useDeploySet } from '../api/deploy-set';
+import { useProgramFiles } from '../api/get-program-files';
+import { useUploadStatus } from '../api/get-upload-status';
+import { deploymentKeys } from '../api/keys';
+import { uploadRecipes, useUploadRecipes } from '../api/upload-recipes';
+import { uploadSet, useUploadSet } from '../api/upload-set';
+import { STATE_COLOURS, useRecipeLabels } from '../recipe-labels';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 
 /** The set a device holds: the server's word, else the set its binds came with. */
 function heldSetId(statusSetId: number | null | undefined, binds: readonly RecipeBind[]): number | null {

@@ -2,28 +2,17 @@ import { Text, useComputedColorScheme } from '@mantine/core';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
+import { useCanDraw, useUplot } from '../../../hooks/use-uplot';
 import { intlLocale } from '../../../lib/format';
-import { getLocale } from '../../../lib/i18n';
 import { useFormatSpan, type RecipeLabels } from '../recipe-labels';
 import { ASSUMED_CORE_STEP_SECONDS, type CurveSegment, type PlannedCurve } from '../recipe-model';
-import classes from './recipe-curve-chart.module.css';
+import classes from '../../../components/chart.module.css';
 
 const LINE = '#e8590c';
 const LINE_DARK = '#ff922b';
 /** The shade of a core-probe step's assumed span (the line's hue, faint). */
 const ASSUMED_FILL = 'rgba(134, 142, 150, 0.25)';
 const ASSUMED_EDGE = '#868e96';
-
-/** Whether this browser can draw on a canvas (a DOM without layout, as in some tests, cannot). */
-function canDraw(): boolean {
-  if (typeof Path2D === 'undefined') return false;
-  try {
-    return document.createElement('canvas').getContext('2d') !== null;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The curve as uPlot's aligned data: each drawn step's start with its temperature, and the end of
@@ -97,88 +86,80 @@ export function RecipeCurveChart({
   const captionId = useId();
   const summaryId = useId();
   const scheme = useComputedColorScheme('light');
-  const language = getLocale();
   const plotRef = useRef<HTMLDivElement>(null);
-  const chartRef = useRef<uPlot | null>(null);
   const curveRef = useRef(curve);
-  curveRef.current = curve;
-  const drawable = useMemo(canDraw, []);
+  const drawable = useCanDraw();
   const data = useMemo(() => curveData(curve), [curve]);
-  const hasCurve = data[0].length > 1;
-
+  const dataRef = useRef(data);
   useEffect(() => {
-    const target = plotRef.current;
-    if (!target || !hasCurve || !drawable) return;
-    const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
-    const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
-    const number = new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 0 });
-    const chart = new uPlot(
-      {
-        width: target.clientWidth || 600,
-        height,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        series: [
-          {},
-          {
-            label: t('Cabinet, °C'),
-            stroke: scheme === 'dark' ? LINE_DARK : LINE,
-            width: 2,
-            spanGaps: false,
-            paths: uPlot.paths.stepped?.({ align: 1 }),
-            points: { show: false },
+    curveRef.current = curve;
+    dataRef.current = data;
+  }, [curve, data]);
+  const hasCurve = data[0].length > 1;
+  const locale = intlLocale();
+
+  // The chart is built again only for these; the data goes in through setData below.
+  const create = useMemo(() => {
+    if (!hasCurve || !drawable) return null;
+    return (target: HTMLDivElement) => {
+      const ink = getComputedStyle(target).color || (scheme === 'dark' ? '#c9c9c9' : '#212529');
+      const grid = scheme === 'dark' ? 'rgba(255,255,255,0.12)' : 'rgba(0,0,0,0.1)';
+      const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+      return new uPlot(
+        {
+          width: target.clientWidth || 600,
+          height,
+          legend: { show: false },
+          cursor: { drag: { x: false, y: false } },
+          series: [
+            {},
+            {
+              label: t('Cabinet, °C'),
+              stroke: scheme === 'dark' ? LINE_DARK : LINE,
+              width: 2,
+              spanGaps: false,
+              paths: uPlot.paths.stepped?.({ align: 1 }),
+              points: { show: false },
+            },
+          ],
+          scales: {
+            x: { time: false, range: (_u, min, max) => [0, Math.max(max, min + 60)] },
+            y: { range: () => temperatureRange(curveRef.current.segments) },
           },
-        ],
-        scales: {
-          x: { time: false, range: (_u, min, max) => [0, Math.max(max, min + 60)] },
-          y: { range: () => temperatureRange(curveRef.current.segments) },
+          axes: [
+            {
+              stroke: ink,
+              grid: { stroke: grid, width: 1 },
+              ticks: { stroke: grid, width: 1 },
+              label: t('min'),
+              labelSize: 20,
+              // Ticks on whole minutes.
+              incrs: [60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400],
+              values: (_u, splits) => splits.map((split) => number.format(split / 60)),
+            },
+            {
+              stroke: ink,
+              grid: { stroke: grid, width: 1 },
+              ticks: { stroke: grid, width: 1 },
+              label: '°C',
+              labelSize: 20,
+              size: 56,
+              values: (_u, splits) => splits.map((split) => number.format(split)),
+            },
+          ],
+          hooks: { drawAxes: [(u) => drawAssumed(u, curveRef.current.segments)] },
         },
-        axes: [
-          {
-            stroke: ink,
-            grid: { stroke: grid, width: 1 },
-            ticks: { stroke: grid, width: 1 },
-            label: t('min'),
-            labelSize: 20,
-            // Ticks on whole minutes.
-            incrs: [60, 120, 300, 600, 900, 1800, 3600, 7200, 14_400],
-            values: (_u, splits) => splits.map((split) => number.format(split / 60)),
-          },
-          {
-            stroke: ink,
-            grid: { stroke: grid, width: 1 },
-            ticks: { stroke: grid, width: 1 },
-            label: '°C',
-            labelSize: 20,
-            size: 56,
-            values: (_u, splits) => splits.map((split) => number.format(split)),
-          },
-        ],
-        hooks: { drawAxes: [(u) => drawAssumed(u, curveRef.current.segments)] },
-      },
-      data,
-      target,
-    );
-    chartRef.current = chart;
-    const observer = new ResizeObserver((entries) => {
-      const box = entries[0]?.contentRect;
-      if (box && box.width > 0 && Math.abs(box.width - chart.width) >= 1) {
-        chart.setSize({ width: box.width, height });
-      }
-    });
-    observer.observe(target);
-    return () => {
-      observer.disconnect();
-      chart.destroy();
-      chartRef.current = null;
+        dataRef.current,
+        target,
+      );
     };
-    // `data` goes in through setData below; the chart is built again only for these.
-  }, [hasCurve, drawable, height, scheme, language, t]);
+  }, [hasCurve, drawable, height, scheme, locale, t]);
+  const chartRef = useUplot({ target: plotRef, create });
 
   // Every edit of the form: the new curve, the axes fitted to it.
   useEffect(() => {
     chartRef.current?.setData(data, true);
-  }, [data]);
+  }, [chartRef, data]);
 
   const timed = curve.total - curve.assumed;
   const clock = (seconds: number) =>

@@ -2,11 +2,11 @@ import { Alert, Anchor, Button, Divider, Group, Stack, Title } from '@mantine/co
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton } from '../../../components/confirm-delete';
 import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf, toApiFailure } from '../../../lib/api-errors';
+import { toApiFailure } from '../../../lib/api-errors';
 import { useDeleteRecipe } from '../api/delete-recipe';
 import { useDuplicateRecipe } from '../api/duplicate-recipe';
 import { useRecipe } from '../api/get-recipe';
@@ -32,25 +32,14 @@ export function RecipePage() {
       ← {t('All recipes')}
     </Anchor>
   );
-  if (id === null || (!recipe && statusOf(error) === 404)) {
+  if (id === null || !recipe) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Recipe not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!recipe) {
-    if (isPending) return <PageLoader inline />;
-    return (
-      <Stack gap="md">
-        <Alert color="red" role="alert">
-          {t('The recipe could not be loaded. Please try again later.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Recipe not found')}
+        back={back}
+      />
     );
   }
 

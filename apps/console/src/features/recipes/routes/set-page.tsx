@@ -3,10 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton } from '../../../components/confirm-delete';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
 import { useDeleteRecipeSet } from '../api/delete-recipe-set';
 import { useRecipeSet } from '../api/get-recipe-set';
 import { useUpdateRecipeSet } from '../api/update-recipe-set';
@@ -32,25 +31,14 @@ export function SetPage() {
       ← {t('All recipe sets')}
     </Anchor>
   );
-  if (id === null || (!set && statusOf(error) === 404)) {
+  if (id === null || !set) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Recipe set not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!set) {
-    if (isPending) return <PageLoader inline />;
-    return (
-      <Stack gap="md">
-        <Alert color="red" role="alert">
-          {t('The recipe set could not be loaded. Please try again later.')}
-        </Alert>
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Recipe set not found')}
+        back={back}
+      />
     );
   }
 

@@ -1,20 +1,15 @@
 import type { AuthUser, Device, DeviceType, Recipe, RecipeSet } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
 import { buildDeviceType } from '../../../test/entities';
 import { buildAuthUser } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
-import { referenceKey } from '../../reference-data/resources';
 import { RecipeAddPage } from '../routes/recipe-add-page';
 import { RecipePage } from '../routes/recipe-page';
 import { RecipesPage } from '../routes/recipes-page';
 import { SetAddPage } from '../routes/set-add-page';
 import { SetPage } from '../routes/set-page';
+import { renderAccountPages } from '../../../test/render';
 
 export {
   buildDevice,
@@ -23,20 +18,6 @@ export {
   buildRecipeBind,
   buildRecipeSet,
 } from '../../../test/entities';
-
-// The editor is a big Mantine form; on a busy machine a second is not always enough.
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine reads here: the combobox scrolls its active option into view, and
-// autosizing text areas listen to font loading.
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', {
-    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
-  });
-}
 
 /** The seeded types: a combi oven (modes steam, convection, combination; core probe) and a fryer. */
 export const COMBI = buildDeviceType({ id: 1, slug: 'combi_oven', name: 'Пароконвектомат' });
@@ -65,43 +46,23 @@ export async function renderRecipes(
   references: References = {},
   user: AuthUser = buildAuthUser(['recipes', 'devices']),
 ) {
-  queryClient.setQueryData(referenceKey('recipes'), references.recipes ?? []);
-  queryClient.setQueryData(referenceKey('recipesSets'), references.sets ?? []);
-  queryClient.setQueryData(referenceKey('devices'), references.devices ?? []);
-  queryClient.setQueryData(referenceKey('deviceTypes'), references.types ?? [COMBI, FRYER, FRIDGE]);
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [
-          { path: 'recipes', Component: RecipesPage },
-          { path: 'recipes/add', Component: RecipeAddPage },
-          { path: 'recipes/sets/add', Component: SetAddPage },
-          { path: 'recipes/sets/:id', Component: SetPage },
-          { path: 'recipes/:id', Component: RecipePage },
-        ],
-      },
-    ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      {/* Test mode: no transitions, no portals. */}
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+  return renderAccountPages({
+    url,
+    user,
+    references: {
+      recipes: references.recipes ?? [],
+      recipesSets: references.sets ?? [],
+      devices: references.devices ?? [],
+      deviceTypes: references.types ?? [COMBI, FRYER, FRIDGE],
     },
-    { timeout: 10_000 },
-  );
-  return { ...view, router };
+    routes: [
+      { path: 'recipes', Component: RecipesPage },
+      { path: 'recipes/add', Component: RecipeAddPage },
+      { path: 'recipes/sets/add', Component: SetAddPage },
+      { path: 'recipes/sets/:id', Component: SetPage },
+      { path: 'recipes/:id', Component: RecipePage },
+    ],
+  });
 }
 
 /** Chooses `option` in a Mantine select or multi-select. */

@@ -2,12 +2,11 @@ import { Alert, Anchor, Divider, Group, SimpleGrid, Stack, Text, Title } from '@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton } from '../../../components/confirm-delete';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { statusOf } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useDeleteIntegration } from '../api/delete-integration';
 import { useIntegration } from '../api/get-integration';
 import { IntegrationStatusBadge } from '../components/integration-status-badge';
@@ -46,25 +45,14 @@ export function IntegrationPage() {
       ← {t('All integrations')}
     </Anchor>
   );
-  if (id === null || (!integration && statusOf(error) === 404)) {
+  if (id === null || !integration) {
     return (
-      <Stack gap="md">
-        {back}
-        <Alert color="gray" title={t('Integration not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-      </Stack>
-    );
-  }
-  if (!integration) {
-    if (isPending) return <PageLoader inline />;
-    return (
-      <Stack gap="md">
-        {back}
-        <Alert color="red" role="alert">
-          {t('The integration could not be loaded. Please try again later.')}
-        </Alert>
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Integration not found')}
+        back={back}
+      />
     );
   }
   const when = (iso: string | null) => (iso ? formatDateTime(iso) : '—');

@@ -8,7 +8,7 @@ import { NoRecords } from '../../../components/no-records';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useIntegrations } from '../api/get-integrations';
 import { IntegrationStatusBadge } from '../components/integration-status-badge';
 import { TelegramNotConfigured } from '../components/telegram-not-configured';

@@ -17,7 +17,7 @@ import { Link, useParams } from 'react-router';
 import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
 import { statusOf } from '../../../lib/api-errors';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useTelegramBinding, type TelegramBinding } from '../api/get-telegram-binding';
 import { TimeLeft } from '../components/time-left';
 import { chatName } from '../integration-labels';

@@ -1,28 +1,16 @@
 import type { AuthUser, Integration, User } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
 import { buildAuthUser, server } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
-import { referenceKey } from '../../reference-data/resources';
 import { IntegrationAddPage } from '../routes/integration-add-page';
 import { IntegrationPage } from '../routes/integration-page';
 import { SettingsPage } from '../routes/settings-page';
 import { TelegramBindingPage } from '../routes/telegram-binding-page';
+import { renderAccountPages } from '../../../test/render';
 
 export { buildIntegration, buildUser } from '../../../test/entities';
-
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine's combobox reads (it scrolls its active option into view).
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
 
 /** An admin of organisation 1 holding the settings and users modules. */
 export const ADMIN = buildAuthUser(['settings', 'users'], { isAdmin: true, role: 'admin' });
@@ -52,38 +40,19 @@ export function serveIntegrations(
  * organisation's users in the reference cache as the account frame leaves them.
  */
 export async function renderSettings(url: string, user: AuthUser = ADMIN, users: User[] = []) {
-  queryClient.setQueryData(referenceKey('users'), users);
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [
-          { path: 'settings', Component: SettingsPage },
-          { path: 'settings/add', Component: IntegrationAddPage },
-          { path: 'settings/integrations/telegram/:token', Component: TelegramBindingPage },
-          { path: 'settings/:id', Component: IntegrationPage },
-        ],
-      },
-    ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+  return renderAccountPages({
+    url,
+    user,
+    references: {
+      users: users,
     },
-    { timeout: 10_000 },
-  );
-  return { ...view, router };
+    routes: [
+      { path: 'settings', Component: SettingsPage },
+      { path: 'settings/add', Component: IntegrationAddPage },
+      { path: 'settings/integrations/telegram/:token', Component: TelegramBindingPage },
+      { path: 'settings/:id', Component: IntegrationPage },
+    ],
+  });
 }
 
 /** Chooses `option` in a Mantine select. */

@@ -10,7 +10,7 @@ import '../../../lib/i18n';
 import { queryClient } from '../../../lib/query-client';
 import { buildSupportMessage } from '../../../test/entities';
 import { buildAuthUser, server } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
+import { ACCOUNT_ROUTE_ID } from '../../../lib/auth/use-current-user';
 import { SupportChatButton } from './support-chat-button';
 
 configure({ asyncUtilTimeout: 5_000 });

@@ -6,7 +6,7 @@ import { FormFailure } from '../../../components/form-failure';
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
 import { useApiForm } from '../../../lib/use-api-form';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { conversationOf, useSupportMessages } from '../api/get-support-messages';
 import { useMarkSupportRead } from '../api/mark-support-read';
 import { useSendSupportMessage } from '../api/send-support-message';

@@ -4,18 +4,16 @@ import {
   type Notification,
   type NotificationSeverity,
 } from '@kontrol/contracts';
-import { Box, Button, Group, Pagination, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { Box, Button, Group, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable } from '../../../components/paged-table';
 import { DateField } from '../../../components/date-fields';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
-import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime, intlLocale } from '../../../lib/format';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { downloadNotificationsExcel } from '../api/download-notifications-excel';
 import { useNotifications, type NotificationFilters } from '../api/get-notifications';
 import { browserTimeZone, parsePage } from '../telemetry-view';
@@ -74,7 +72,8 @@ export function NotificationsPanel() {
   const page = parsePage(params.page);
   // `params` changes only when one of this tab's parameters does.
   const filters = useMemo(() => filtersOf(params), [params]);
-  const { data, error, isPending, isFetching } = useNotifications({ page, filters });
+  const query = useNotifications({ page, filters });
+  const { data } = query;
   // The date boxes keep their own text while the user types a date, and write it after a pause.
   const [fromText, setFromText] = useSearchText(params.from, (from) =>
     setParams({ from, page: '1' }, { replace: true }),
@@ -153,7 +152,6 @@ export function NotificationsPanel() {
     params.from !== '' ||
     params.to !== '' ||
     params.unread !== '';
-  const failure = error && !isAbortError(error) ? toApiFailure(error) : null;
 
   return (
     <Stack gap="md">
@@ -208,30 +206,14 @@ export function NotificationsPanel() {
           download={(options) => downloadNotificationsExcel(filters, tz, options)}
         />
       </Group>
-      <FormFailure failure={failure} fields={[]} />
-      {isPending ? (
-        <PageLoader inline />
-      ) : (
-        <Box aria-busy={isFetching}>
-          <DataTable
-            data={data?.data ?? []}
-            columns={columns}
-            getRowId={(row) => String(row.id)}
-            label={t('Notifications')}
-          />
-        </Box>
-      )}
-      {data && data.meta.last_page > 1 && (
-        <Pagination
-          total={data.meta.last_page}
-          value={page}
-          onChange={(next) => setParams({ page: String(next) })}
-          getControlProps={(control) => ({
-            'aria-label': control === 'previous' ? t('Previous page') : t('Next page'),
-          })}
-          getItemProps={(item) => ({ 'aria-label': t('Page {{page}}', { page: item }) })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={t('Notifications')}
+        pagesLabel={t('Pages of the notifications')}
+        page={page}
+        onPageChange={(next) => setParams({ page: String(next) })}
+      />
     </Stack>
   );
 }

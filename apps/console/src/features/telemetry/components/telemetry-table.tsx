@@ -1,13 +1,12 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { formatDateTime, intlLocale } from '../../../lib/format';
+import { formatDateTime, useIntlLocale } from '../../../lib/format';
 import type { RollupRow, SampleRow } from '../telemetry-data';
 
 function useFormats() {
-  const { i18n } = useTranslation();
+  const locale = useIntlLocale();
   return useMemo(() => {
-    const locale = intlLocale();
     const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
     return {
@@ -15,8 +14,7 @@ function useFormats() {
       number: (value: number | null) => (value === null ? '—' : number.format(value)),
       percent: (value: number | null) => (value === null ? '—' : percent.format(value)),
     };
-    // The formats follow the interface language.
-  }, [i18n.resolvedLanguage]);
+  }, [locale]);
 }
 
 const NUMBER_WIDTH = 'minmax(6.5rem, 1fr)';

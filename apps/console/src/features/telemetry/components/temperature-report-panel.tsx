@@ -21,9 +21,9 @@ import {
 import { isAbortError, toApiFailure } from '../../../lib/api-errors';
 import { formatNumber } from '../../../lib/format';
 import { useSearchParamsState } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { formatCalendarDate } from '../../devices/device-format';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { formatCalendarDate } from '../../../lib/format';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useTemperatureReport, type TemperatureReportRequest } from '../api/get-temperature-report';
 import { parseDeviceIds } from '../telemetry-view';
 import { TelemetryDevicePicker } from './telemetry-device-picker';

@@ -7,28 +7,16 @@ import type {
   TelemetryAnswer,
 } from '@kontrol/contracts';
 import { dashboardCounters } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
 import { buildAddress } from '../../../test/entities';
-import { buildAuthUser, server } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
-import { referenceKey } from '../../reference-data/resources';
+import { buildAuthUser, pageOf, server } from '../../../test/server';
+import { renderAccountPages } from '../../../test/render';
 import { TelemetryPage } from '../routes/telemetry-page';
 
+export { pageOf };
+
 export { buildDevice } from '../../../test/entities';
-
-// Charts, tables and comboboxes on a busy two-core machine.
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine's combobox reads (it scrolls its active option into view).
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
 
 export function buildNotification(overrides: Partial<Notification> = {}): Notification {
   return {
@@ -44,23 +32,6 @@ export function buildNotification(overrides: Partial<Notification> = {}): Notifi
     created_at: '2026-11-22T07:30:00.000Z',
     read_at: null,
     ...overrides,
-  };
-}
-
-/** A paged list as the API answers it. */
-export function pageOf<T>(data: T[], current = 1, last = 1) {
-  return {
-    data,
-    links: { first: '', last: '', prev: null, next: null },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: '',
-      per_page: 25,
-      to: data.length,
-      total: data.length,
-    },
   };
 }
 
@@ -132,34 +103,15 @@ export async function renderTelemetry(
       }),
     ),
   );
-  queryClient.setQueryData(referenceKey('devices'), references.devices ?? []);
-  queryClient.setQueryData(referenceKey('addresses'), references.addresses ?? [buildAddress()]);
-  queryClient.setQueryData(referenceKey('deviceTypes'), []);
-  queryClient.setQueryData(referenceKey('rooms'), []);
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [{ path: 'telemetry', Component: TelemetryPage }],
-      },
-    ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+  return renderAccountPages({
+    url,
+    user,
+    references: {
+      devices: references.devices ?? [],
+      addresses: references.addresses ?? [buildAddress()],
+      deviceTypes: [],
+      rooms: [],
     },
-    { timeout: 10_000 },
-  );
-  return { ...view, router };
+    routes: [{ path: 'telemetry', Component: TelemetryPage }],
+  });
 }

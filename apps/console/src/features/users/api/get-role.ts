@@ -1,7 +1,7 @@
 import type { AclRole } from '@kontrol/contracts';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { referenceKey } from '../../reference-data/resources';
+import { referenceKey } from '../../../lib/reference-data/resources';
 import { roleKeys } from './keys';
 
 /** POST /api/acl/role with `filters: {id: {operator: '=', value}}` (docs/contract.md, "HTTP calls"): one role, or 404. */

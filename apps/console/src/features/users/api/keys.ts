@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { reloadReference } from '../../reference-data/use-reference-data';
+import { reloadReference } from '../../../lib/reference-data/use-reference-data';
 
 /** The users list's server-side search and filters (the query string's values). */
 export interface UsersListParams {

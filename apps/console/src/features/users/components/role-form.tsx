@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { FormFailure } from '../../../components/form-failure';
 import { moduleLabel } from '../../../lib/module-labels';
 import { useApiForm } from '../../../lib/use-api-form';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 
 interface RoleFormValues extends Record<string, unknown> {
   name: string;

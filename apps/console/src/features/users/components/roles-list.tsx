@@ -5,10 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import { paths } from '../../../config/paths';
+import { getLocale } from '../../../lib/i18n';
 import { moduleLabel } from '../../../lib/module-labels';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 
 /** The roles view's query-string parameters (besides `view=roles`). */
 export const ROLE_LIST_PARAMS = { q: '' } as const;
@@ -25,7 +26,8 @@ interface RoleRow {
  * Admins see "Add role".
  */
 export function RolesList() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const language = getLocale();
   const current = useCurrentUser();
   const roles = useReferenceList<AclRole>(current, 'aclRoles');
   const users = useReferenceList<User>(current, 'users');
@@ -42,11 +44,11 @@ export function RolesList() {
       .filter((role) => !search || role.name.toLocaleLowerCase().includes(search))
       .map((role) => ({
         role,
-        modules: role.modules.map((module) => moduleLabel(module.slug)).join(', '),
+        modules: role.modules.map((module) => moduleLabel(module.slug, language)).join(', '),
         users: holders.get(role.id) ?? 0,
       }));
     // The module labels follow the interface language.
-  }, [roles, users, search, i18n.language]);
+  }, [roles, users, search, language]);
 
   const columns = useMemo<DataTableColumn<RoleRow>[]>(
     () => [

@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { EmailField } from '../../../components/form-fields';
 import { FormFailure } from '../../../components/form-failure';
 import { useApiForm } from '../../../lib/use-api-form';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { aclRoleName, LANGUAGE_NAMES, useUserLabels } from '../user-labels';
 
 export interface UserFormValues extends Record<string, unknown> {

@@ -1,17 +1,15 @@
 import type { AclRole, User } from '@kontrol/contracts';
 import { USER_ROLES, USER_STATUSES } from '@kontrol/contracts';
-import { Anchor, Badge, Button, Group, Pagination, Select, Stack, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Select, Stack, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
-import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
+import type { DataTableColumn } from '../../../components/data-table';
+import { PagedTable } from '../../../components/paged-table';
 import { paths } from '../../../config/paths';
-import { toApiFailure } from '../../../lib/api-errors';
 import { useSearchParamsState, useSearchText } from '../../../lib/use-search-params-state';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useUsers } from '../api/get-users';
 import { aclRoleName, STATE_COLOURS, userState, useUserLabels } from '../user-labels';
 
@@ -34,7 +32,7 @@ export function UsersList() {
   const [searchText, setSearchText] = useSearchText(params.q, (q) =>
     setParams({ q, page: '1' }, { replace: true }),
   );
-  const { data, isPending, error } = useUsers({
+  const query = useUsers({
     page,
     search: params.q,
     role: params.role,
@@ -132,29 +130,14 @@ export function UsersList() {
           </Button>
         )}
       </Group>
-      {isPending ? (
-        <PageLoader inline />
-      ) : !data && error ? (
-        <FormFailure failure={toApiFailure(error)} fields={[]} />
-      ) : (
-        <DataTable
-          data={data?.data ?? []}
-          columns={columns}
-          getRowId={(user) => String(user.id)}
-          label={t('Users')}
-        />
-      )}
-      {data && data.meta.last_page > 1 && (
-        <Pagination
-          total={data.meta.last_page}
-          value={page}
-          onChange={(next) => setParams({ page: String(next) })}
-          getControlProps={(control) => ({
-            'aria-label': control === 'previous' ? t('Previous page') : t('Next page'),
-          })}
-          getItemProps={(item) => ({ 'aria-label': t('Page {{page}}', { page: item }) })}
-        />
-      )}
+      <PagedTable
+        query={query}
+        columns={columns}
+        label={t('Users')}
+        pagesLabel={t('Pages of the users')}
+        page={page}
+        onPageChange={(next) => setParams({ page: String(next) })}
+      />
     </Stack>
   );
 }

@@ -3,13 +3,13 @@ import { Alert, Anchor, Badge, Button, Divider, Group, List, Stack, Text, Title 
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useRevalidator } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteModal } from '../../../components/confirm-delete';
 import { FormFailure } from '../../../components/form-failure';
-import { PageLoader } from '../../../components/page-loader';
 import { paths } from '../../../config/paths';
-import { isAbortError, statusOf, toApiFailure, type ApiFailure } from '../../../lib/api-errors';
+import { isAbortError, toApiFailure, type ApiFailure } from '../../../lib/api-errors';
 import { moduleLabel } from '../../../lib/module-labels';
-import { useCurrentUser } from '../../auth/use-current-user';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
 import { useDeleteRole } from '../api/delete-role';
 import { useRole } from '../api/get-role';
 import { getRoleUsage } from '../api/get-role-usage';
@@ -36,24 +36,14 @@ export function RolePage() {
       ← {t('All access roles')}
     </Anchor>
   );
-  if (id === null || (!role && statusOf(error) === 404)) {
+  if (id === null || !role) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('Access role not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!role) {
-    return isPending ? (
-      <PageLoader inline />
-    ) : (
-      <Stack gap="md">
-        <FormFailure failure={toApiFailure(error)} fields={[]} />
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('Access role not found')}
+        back={back}
+      />
     );
   }
 

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
-import { referenceKey } from '../../reference-data/resources';
+import { referenceKey } from '../../../lib/reference-data/resources';
 import { ADMIN_ROW, buildUser, choose, page, REGULAR, renderUsers, SETTINGS } from '../test/fixtures';
 
 afterEach(() => queryClient.clear());

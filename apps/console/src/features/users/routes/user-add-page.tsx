@@ -6,8 +6,8 @@ import { Link, useNavigate } from 'react-router';
 import { FormFailure } from '../../../components/form-failure';
 import { paths } from '../../../config/paths';
 import { statusOf, toApiFailure, type ApiFailure } from '../../../lib/api-errors';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { sendVerificationEmail } from '../../profile/api/profile';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { sendVerificationEmail } from '../../../lib/auth/profile';
 import { useCreateUser } from '../api/create-user';
 import { userBody, UserForm } from '../components/user-form';
 

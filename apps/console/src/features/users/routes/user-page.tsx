@@ -3,15 +3,16 @@ import { Alert, Anchor, Badge, Button, Divider, Group, Stack, Table, Text, Title
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams, useRevalidator } from 'react-router';
+import { DetailState } from '../../../components/detail-state';
 import { ConfirmDeleteButton, ConfirmDeleteModal } from '../../../components/confirm-delete';
 import { FormFailure } from '../../../components/form-failure';
 import { NotificationSettingsForm } from '../../../components/notification-settings-form';
-import { PageLoader } from '../../../components/page-loader';
+import { useSaveUserSettings, useUserSettings } from '../../../lib/user-settings';
 import { paths } from '../../../config/paths';
-import { statusOf, toApiFailure } from '../../../lib/api-errors';
+import { toApiFailure } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format';
-import { useCurrentUser } from '../../auth/use-current-user';
-import { useReferenceList } from '../../reference-data/use-reference-data';
+import { useCurrentUser } from '../../../lib/auth/use-current-user';
+import { useReferenceList } from '../../../lib/reference-data/use-reference-data';
 import { useDeleteUser } from '../api/delete-user';
 import { useUser } from '../api/get-user';
 import { useSendInvitation } from '../api/send-invitation';
@@ -37,30 +38,24 @@ export function UserPage() {
   const update = useUpdateUser(id ?? 0);
   const labels = useUserLabels();
   const revalidator = useRevalidator();
+  // Admins edit anyone's notification settings, everyone else only their own.
+  const settingsShown = id !== null && (current.isAdmin || id === current.id);
+  const settings = useUserSettings(id ?? 0, settingsShown);
+  const saveSettings = useSaveUserSettings(id ?? 0);
 
   const back = (
     <Anchor component={Link} to={paths.account.users.list} size="sm">
       ← {t('All users')}
     </Anchor>
   );
-  if (id === null || (!user && statusOf(error) === 404)) {
+  if (id === null || !user) {
     return (
-      <Stack gap="md">
-        <Alert color="gray" title={t('User not found')}>
-          {t('It may have been deleted, or the link may be mistyped.')}
-        </Alert>
-        {back}
-      </Stack>
-    );
-  }
-  if (!user) {
-    return isPending ? (
-      <PageLoader inline />
-    ) : (
-      <Stack gap="md">
-        <FormFailure failure={toApiFailure(error)} fields={[]} />
-        {back}
-      </Stack>
+      <DetailState
+        invalidId={id === null}
+        query={{ isPending, error }}
+        notFound={t('User not found')}
+        back={back}
+      />
     );
   }
 
@@ -125,7 +120,7 @@ export function UserPage() {
             <Title order={3} id="user-notifications">
               {t('Notifications')}
             </Title>
-            <NotificationSettingsForm userId={user.id} />
+            <NotificationSettingsForm key={user.id} settings={settings} save={saveSettings} />
           </Stack>
         </>
       )}

@@ -1,32 +1,19 @@
 import type { AclModule, AclRole, AuthUser, PaginationMeta, User } from '@kontrol/contracts';
 import { DEFAULT_USER_SETTINGS, MODULE_SLUGS, type UserSettings } from '@kontrol/contracts';
-import { MantineProvider } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import '../../../lib/i18n';
-import { queryClient } from '../../../lib/query-client';
 import { buildAclRole, buildUser } from '../../../test/entities';
 import { buildAuthUser } from '../../../test/server';
-import { ACCOUNT_ROUTE_ID } from '../../auth/use-current-user';
-import { referenceKey } from '../../reference-data/resources';
 import { RoleAddPage } from '../routes/role-add-page';
 import { RolePage } from '../routes/role-page';
 import { UserAddPage } from '../routes/user-add-page';
 import { UserPage } from '../routes/user-page';
 import { UsersPage } from '../routes/users-page';
+import { renderAccountPages } from '../../../test/render';
 
 export { buildAclRole, buildUser } from '../../../test/entities';
 export { buildAuthUser } from '../../../test/server';
-
-// These screens render big Mantine forms; on a busy machine a second is not always enough.
-configure({ asyncUtilTimeout: 5_000 });
-
-// jsdom lacks what Mantine reads here: the combobox scrolls its active option into view.
-if (typeof Element.prototype.scrollIntoView !== 'function') {
-  Element.prototype.scrollIntoView = () => undefined;
-}
 
 /** The client-system modules as GET /api/acl/modules lists them: ids 1… in the sidebar's order. */
 export const MODULES: AclModule[] = MODULE_SLUGS.map((slug, index) => ({
@@ -105,42 +92,22 @@ export function page<T>(
  * lists already in the cache as the account frame leaves them (docs/contract.md, "Product and areas").
  */
 export async function renderUsers(url: string, references: References = {}, user: AuthUser = ADMIN) {
-  queryClient.setQueryData(referenceKey('users'), references.users ?? [ADMIN_ROW]);
-  queryClient.setQueryData(referenceKey('aclRoles'), references.roles ?? [ADMIN_ROLE, COOKS]);
-  queryClient.setQueryData(referenceKey('aclModules'), references.modules ?? MODULES);
-  const router = createMemoryRouter(
-    [
-      {
-        id: ACCOUNT_ROUTE_ID,
-        path: '/account',
-        loader: () => ({ user }),
-        HydrateFallback: () => null,
-        children: [
-          { path: 'users', Component: UsersPage },
-          { path: 'users/add', Component: UserAddPage },
-          { path: 'users/roles/add', Component: RoleAddPage },
-          { path: 'users/roles/:id', Component: RolePage },
-          { path: 'users/:id', Component: UserPage },
-        ],
-      },
-    ],
-    { initialEntries: [url] },
-  );
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      {/* Test mode: no transitions, no portals. */}
-      <MantineProvider env="test">
-        <RouterProvider router={router} />
-      </MantineProvider>
-    </QueryClientProvider>,
-  );
-  await waitFor(
-    () => {
-      if (!view.container.querySelector(':not(style)')) throw new Error('The page has not rendered yet');
+  return renderAccountPages({
+    url,
+    user,
+    references: {
+      users: references.users ?? [ADMIN_ROW],
+      aclRoles: references.roles ?? [ADMIN_ROLE, COOKS],
+      aclModules: references.modules ?? MODULES,
     },
-    { timeout: 10_000 },
-  );
-  return { ...view, router };
+    routes: [
+      { path: 'users', Component: UsersPage },
+      { path: 'users/add', Component: UserAddPage },
+      { path: 'users/roles/add', Component: RoleAddPage },
+      { path: 'users/roles/:id', Component: RolePage },
+      { path: 'users/:id', Component: UserPage },
+    ],
+  });
 }
 
 /** Chooses `option` in a Mantine select. */
