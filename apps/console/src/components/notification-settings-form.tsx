@@ -21,6 +21,7 @@ import {
 } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { eventKindLabels } from '../lib/labels';
 import { useApiForm } from '../lib/use-api-form';
 import { FormFailure } from './form-failure';
 import { PageLoader } from './page-loader';
@@ -258,13 +259,7 @@ function useKindLabels(): Record<NotificationKind, string> {
   const { t } = useTranslation();
   return useMemo(
     () => ({
-      current_above: t('Current above the norm'),
-      current_below: t('Current below the norm'),
-      no_data: t('No data'),
-      state_too_long: t('State lasts too long'),
-      error_code: t('Error code'),
-      door_open_while_heating: t('Door open while heating'),
-      manual: t('Written by hand'),
+      ...eventKindLabels(t),
       request: t('Complaints'),
       device_limit: t('A device sends more than its limit'),
     }),

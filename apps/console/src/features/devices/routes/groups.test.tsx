@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
-import { server } from '../../../test/server';
+import { pageOf, server } from '../../../test/server';
 import { buildDevice, renderEquipment } from '../test/fixtures';
 
 afterEach(() => queryClient.clear());
@@ -26,19 +26,7 @@ function buildGroup(overrides: Partial<DeviceGroup> = {}): DeviceGroup {
   };
 }
 
-const page = (data: DeviceGroup[], current = 1, last = 1) => ({
-  data,
-  links: { first: '', last: '', prev: null, next: null },
-  meta: {
-    current_page: current,
-    from: 1,
-    last_page: last,
-    path: '',
-    per_page: 25,
-    to: data.length,
-    total: data.length,
-  },
-});
+const page = (data: DeviceGroup[], current = 1, last = 1) => pageOf(data, current, last);
 
 describe('device groups', { timeout: 30_000 }, () => {
   it('lists groups in the groups view, searched by name on the server, paged', async () => {

@@ -1,10 +1,10 @@
-import type { AclModule, AclRole, AuthUser, PaginationMeta, User } from '@kontrol/contracts';
+import type { AclModule, AclRole, AuthUser, User } from '@kontrol/contracts';
 import { DEFAULT_USER_SETTINGS, MODULE_SLUGS, type UserSettings } from '@kontrol/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import '../../../lib/i18n';
 import { buildAclRole, buildUser } from '../../../test/entities';
-import { buildAuthUser } from '../../../test/server';
+import { buildAuthUser, pageOf } from '../../../test/server';
 import { RoleAddPage } from '../routes/role-add-page';
 import { RolePage } from '../routes/role-page';
 import { UserAddPage } from '../routes/user-add-page';
@@ -67,25 +67,7 @@ export interface References {
 }
 
 /** A paged answer (`{data, links, meta}`) holding `data` as page `current` of `last`. */
-export function page<T>(
-  data: T[],
-  current = 1,
-  last = 1,
-): { data: T[]; links: object; meta: PaginationMeta } {
-  return {
-    data,
-    links: { first: '', last: '', prev: null, next: null },
-    meta: {
-      current_page: current,
-      from: 1,
-      last_page: last,
-      path: '',
-      per_page: 25,
-      to: data.length,
-      total: data.length,
-    },
-  };
-}
+export const page = pageOf;
 
 /**
  * The users screens inside a memory router whose account route knows `user`, with the reference
