@@ -161,7 +161,8 @@ describe('platform', () => {
     const inFlight = fetch(`http://127.0.0.1:${port}/api/slow`);
     await started;
     const closing = app.close();
-    await new Promise((r) => setTimeout(r, 50));
+    // Fastify stops listening once its preClose hooks have run; until then it answers 503.
+    await expect.poll(() => app.server.listening, { timeout: 5_000 }).toBe(false);
     await expect(
       fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(3000) }),
     ).rejects.toThrow('fetch failed');

@@ -50,6 +50,7 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { serializerCompiler } from './lib/serializer.js';
 import { validatorCompiler } from './lib/zod.js';
+import { systemClock, type Clock } from './lib/clock.js';
 import { FleetAnswers } from './lib/fleet-answers.js';
 
 declare module 'fastify' {
@@ -82,6 +83,8 @@ export interface AppOptions {
   deviceSide: (app: FastifyInstance) => Promise<DeviceSide>;
   /** Prometheus metrics of this process (METRICS_PORT): its requests and pool are counted. */
   metrics?: Metrics;
+  /** The time of the parts that run on their own timers (Telegram, live); tests hand in their own. */
+  clock?: Clock;
 }
 
 /**
@@ -111,6 +114,7 @@ export async function buildApp({
   logStream,
   deviceSide,
   metrics,
+  clock = systemClock,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel, logStream),
@@ -152,17 +156,22 @@ export async function buildApp({
   await app.register(dbPlugin, { database });
   const mail = new MailService(database.db, app.log, { smtpUrl: config.smtpUrl, from: config.mailFrom });
   app.decorate('mail', mail);
-  const telegram = new TelegramService(database.db, app.log, {
-    token: config.telegramBotToken,
-    apiRoot: config.telegramApiRoot,
-  });
+  const telegram = new TelegramService(
+    database.db,
+    app.log,
+    {
+      token: config.telegramBotToken,
+      apiRoot: config.telegramApiRoot,
+    },
+    clock,
+  );
   app.decorate('telegram', telegram);
   const notifier = new NotificationDispatcher(database.db, app.log, mail, {
     appUrl: config.appUrl,
     onTelegramQueued: () => telegram.wake(),
   });
   app.decorate('notifier', notifier);
-  const live = new LiveHub(database.db, app.log, config.liveSessionCheckSeconds * 1000);
+  const live = new LiveHub(database.db, app.log, config.liveSessionCheckSeconds * 1000, clock);
   app.decorate('live', live);
   app.addHook('preClose', (done) => {
     live.close();

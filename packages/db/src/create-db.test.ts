@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import SQLite from 'better-sqlite3';
 import {
   createDb,
@@ -91,12 +91,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => 
         )
       ).rows[0]?.n === 1;
     try {
+      // pg-pool's idle timer runs on setTimeout: faked, it is moved on instead of waited for.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]
         ?.pid as number;
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      vi.advanceTimersByTime(1_499);
       expect(await alive(pid)).toBe(true);
+      vi.advanceTimersByTime(1);
+      vi.useRealTimers();
       await expect.poll(() => alive(pid), { timeout: 5_000, interval: 200 }).toBe(false);
     } finally {
+      vi.useRealTimers();
       await handle.close();
       await admin.close();
     }
@@ -131,6 +136,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => 
     const handle = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 2, onIdleError: () => {} });
     const admin = createDb(process.env.TEST_DATABASE_URL as string, { poolMax: 1 });
     const terminate = (pid: number) => sql`select pg_terminate_backend(${pid})`.execute(admin.db);
+    const state = async (pid: number) =>
+      (await sql<{ state: string }>`select state from pg_stat_activity where pid = ${pid}`.execute(admin.db))
+        .rows[0]?.state;
     try {
       // A query in flight.
       const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db)).rows[0]
@@ -140,7 +148,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => 
         () => undefined,
         (error: unknown) => error,
       );
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect.poll(() => state(pid as number), { timeout: 4_000 }).toBe('active'); // it is running
       await terminate(pid as number);
       const error = await failed;
       expect(storageFailure(error)).toBe('unavailable');
@@ -151,7 +159,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('createDb on PostgreSQL', () => 
         .execute(async (trx) => {
           const own = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]?.pid;
           await terminate(own as number);
-          await new Promise((resolve) => setTimeout(resolve, 100)); // the connection ends meanwhile
+          await expect.poll(() => state(own as number), { timeout: 5_000 }).toBeUndefined(); // it has ended
           await sql`select 1`.execute(trx);
         })
         .then(

@@ -271,14 +271,20 @@ describe('FleetAnswers', () => {
     const answers = new FleetAnswers();
     const app = Fastify();
     let builds = 0;
-    app.get('/list', async (request, reply) =>
-      answers.send(request, reply, user(1, 1), async () => {
+    let asked = 0;
+    let bothAsked: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (bothAsked = resolve));
+    app.get('/list', async (request, reply) => {
+      const sent = answers.send(request, reply, user(1, 1), async () => {
         builds += 1;
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await gate; // the first build is still under way when the second request asks
         if (builds === 1) throw new Error('database gone');
         return { build: builds };
-      }),
-    );
+      });
+      asked += 1;
+      if (asked === 2) bothAsked();
+      return sent;
+    });
     await app.ready();
     try {
       const failed = await Promise.all([app.inject('/list'), app.inject('/list')]);

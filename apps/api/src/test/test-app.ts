@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Gateway } from '@kontrol/gateway';
 import { buildAllInOneApp } from '../all-in-one/app.js';
 import { type Config, loadConfig, type Metrics } from '@kontrol/server-kit';
+import { TestClock } from './clock.js';
 import { startSmtpServer, type TestSmtpServer } from './smtp-server.js';
 import { createTestDatabase, type TestDatabase } from '@kontrol/db/testing';
 
@@ -15,6 +16,8 @@ export interface TestApp {
   gateway: Gateway;
   database: TestDatabase;
   config: Config;
+  /** The time of the app's Telegram sender and live hub: a test moves it on instead of sleeping. */
+  clock: TestClock;
   close(): Promise<void>;
 }
 
@@ -38,8 +41,10 @@ export async function buildTestApp(
     RULES_NO_DATA_CHECK_SECONDS: '0',
     ...env,
   });
+  const clock = new TestClock();
   const { app, gateway } = await buildAllInOneApp({
     config,
+    clock,
     database: database.handle,
     // Silent unless a test reads the log (its level is then the env's LOG_LEVEL).
     logger: options.logStream ? undefined : false,
@@ -53,6 +58,7 @@ export async function buildTestApp(
     gateway,
     database,
     config,
+    clock,
     close: async () => {
       await app.close();
       await database.drop();
@@ -69,6 +75,8 @@ export interface TestContext {
   readonly db: Kysely<Database>;
   readonly config: Config;
   readonly database: TestDatabase;
+  /** {@link TestApp.clock} */
+  readonly clock: TestClock;
 }
 
 export interface SmtpTestContext extends TestContext {
@@ -149,6 +157,9 @@ export function useTestApp(
     },
     get database() {
       return current().built.database;
+    },
+    get clock() {
+      return current().built.clock;
     },
     get smtp() {
       const { smtp } = current();

@@ -185,7 +185,7 @@ describe.each([
     const victim = await buildSmartDevice(t.db, other.organisationId);
     const victimClient = await connectAs(victim.controllerId, victim.credential);
     const delivered: string[] = [];
-    victimClient.on('message', (topic) => delivered.push(topic));
+    victimClient.on('message', (_topic, payload) => delivered.push(payload.toString()));
     await victimClient.subscribeAsync(`kontrol/v1/${victim.controllerId}/cmd`, { qos: 1 });
 
     const client = await connectAs(device.controllerId, device.credential);
@@ -208,8 +208,14 @@ describe.each([
     expect(t.gateway.stats.droppedPublishes - dropped).toBe(4);
     expect(client.connected).toBe(true);
     expect(await samplesOf(victim.id)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(delivered).toEqual([]);
+    // A command sent now reaches the victim after anything the publishes above could have sent it.
+    const ping = JSON.stringify({ type: 'ping' });
+    const pinged = new Promise<void>((resolve) =>
+      victimClient.on('message', (_topic, payload) => payload.toString() === ping && resolve()),
+    );
+    expect(await t.gateway.broker?.publishCommand(victim.controllerId, { type: 'ping' })).toBe(true);
+    await pinged;
+    expect(delivered).toEqual([ping]);
   });
 
   it('grants only the own command topic and delivers commands there', async () => {

@@ -23,7 +23,7 @@ import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { nowIso } from '../../lib/time.js';
+import { clockIso, systemClock, type Clock, type ClockTimer } from '../../lib/clock.js';
 import { findLiveSessionWithUser } from '../auth/sessions.repository.js';
 import { findLiveAccessTokenUser } from '../auth/tokens.repository.js';
 import { deliveryPlan, settingsFromRow } from '../notification-delivery/delivery-plan.js';
@@ -145,9 +145,9 @@ export class LiveHub {
   private readonly notificationsSeen = new Map<number, string>();
   /** When each listening user's first stream opened (ISO): their notifications from before are not new. */
   private readonly listeningSince = new Map<number, string>();
-  private poll: NodeJS.Timeout | undefined;
+  private poll: ClockTimer | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
-  private accessCheck: NodeJS.Timeout | undefined;
+  private accessCheck: ClockTimer | undefined;
   private closed = false;
 
   constructor(
@@ -155,6 +155,8 @@ export class LiveHub {
     private readonly log: FastifyBaseLogger,
     /** How often the open streams' sessions, tokens, users and modules are looked at again. */
     private readonly sessionCheckMs: number,
+    /** The time of the hub's looks (tests fire the next look at once: test/clock.ts). */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   get size(): number {
@@ -206,7 +208,7 @@ export class LiveHub {
     });
     this.subscribers.add(subscriber);
     if (!this.listeningSince.has(subscriber.userId))
-      this.listeningSince.set(subscriber.userId, new Date().toISOString());
+      this.listeningSince.set(subscriber.userId, clockIso(this.clock));
     const lifetime = setTimeout(() => this.end(subscriber, 'end'), STREAM_LIFETIME_MS);
     lifetime.unref();
     stream.once('close', () => clearTimeout(lifetime));
@@ -266,24 +268,26 @@ export class LiveHub {
 
   private wake() {
     if (this.poll) return;
-    const loop = () => {
-      void this.tick().finally(() => {
-        if (this.poll) this.poll = setTimeout(loop, LIVE_POLL_MS);
+    const loop = () =>
+      this.tick().finally(() => {
+        if (this.poll) this.poll = this.clock.setTimeout(loop, LIVE_POLL_MS);
       });
-    };
-    this.poll = setTimeout(loop, LIVE_POLL_MS);
+    this.poll = this.clock.setTimeout(loop, LIVE_POLL_MS);
     this.heartbeat = setInterval(() => {
       for (const subscriber of [...this.subscribers]) this.write(subscriber, ': ping\n\n');
     }, LIVE_HEARTBEAT_MS);
     this.heartbeat.unref();
-    this.accessCheck = setInterval(() => void this.recheckAccess(), this.sessionCheckMs);
-    this.accessCheck.unref();
+    const check = () =>
+      this.recheckAccess().finally(() => {
+        if (this.accessCheck) this.accessCheck = this.clock.setTimeout(check, this.sessionCheckMs).unref();
+      });
+    this.accessCheck = this.clock.setTimeout(check, this.sessionCheckMs).unref();
   }
 
   private idle() {
-    clearTimeout(this.poll);
+    this.clock.clearTimeout(this.poll);
     clearInterval(this.heartbeat);
-    clearInterval(this.accessCheck);
+    this.clock.clearTimeout(this.accessCheck);
     this.poll = undefined;
     this.heartbeat = undefined;
     this.accessCheck = undefined;
@@ -302,7 +306,7 @@ export class LiveHub {
    * share one look; if the database does not answer, streams go on until the next check.
    */
   async recheckAccess(): Promise<void> {
-    const now = nowIso();
+    const now = clockIso(this.clock);
     const lookups = new Map<string, Promise<CurrentUser | undefined>>();
     for (const subscriber of [...this.subscribers]) {
       const { credential } = subscriber;
@@ -341,7 +345,7 @@ export class LiveHub {
   private async tick(): Promise<void> {
     const organisations = this.organisations();
     if (organisations.length === 0) return;
-    const now = Date.now();
+    const now = this.clock.now();
     let rows: ReportedDevice[];
     try {
       rows = await findReportedSince(this.db, organisations, now - RECENT_WINDOW_MS);
@@ -541,7 +545,7 @@ export class LiveHub {
         lastEventId - MAX_CLOCK_AHEAD_MS,
       );
       if (rows.length > 0)
-        this.send(subscriber, LIVE_EVENTS.devices, { data: rows.map(toLiveDevice) }, Date.now());
+        this.send(subscriber, LIVE_EVENTS.devices, { data: rows.map(toLiveDevice) }, this.clock.now());
     } catch (error) {
       this.log.warn({ err: error }, 'live updates: catching up failed');
     }

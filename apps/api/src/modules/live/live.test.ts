@@ -1,5 +1,6 @@
 import {
   LIVE_EVENTS,
+  LIVE_POLL_MS,
   liveDeviceEventsEventSchema,
   liveDevicesEventSchema,
   liveNotificationsEventSchema,
@@ -15,8 +16,7 @@ import { TestClient } from '../../test/http-client.js';
 import { connectLive, type LiveEvent, type Stream } from '../../test/live-client.js';
 import { useTestApp } from '../../test/test-app.js';
 
-// Streams look at their sessions again every second here (30 s by default).
-const t = useTestApp({ env: { LIVE_SESSION_CHECK_SECONDS: '1' } });
+const t = useTestApp();
 let origin = '';
 const open: AbortController[] = [];
 
@@ -57,6 +57,38 @@ async function ingest(credential: string, samples: TelemetrySampleInput[]) {
   expect(response.statusCode).toBe(202);
 }
 
+/**
+ * One look of the hub at the database, now: its next poll, fired on the app's clock and awaited,
+ * so what the look found has been written to the streams.
+ */
+async function look() {
+  await t.clock.fireWithin(LIVE_POLL_MS);
+}
+
+/** The hub's next look at the open streams' sessions and modules, now (and awaited). */
+async function recheck() {
+  await t.clock.fireWithin(t.config.liveSessionCheckSeconds * 1000);
+}
+
+/** A notification row as its source writes it. */
+const notification = (
+  user: BuiltUser,
+  title: string,
+  values: { kind?: NotificationKind; severity?: 'info' | 'warning' | 'critical' } = {},
+) => ({
+  organisation_id: user.organisationId,
+  user_id: user.id,
+  kind: values.kind ?? 'no_data',
+  severity: values.severity ?? 'warning',
+  title,
+  body: 'Oven 1: no data for 15 min',
+  device_id: null,
+  event_id: null,
+  complaint_id: null,
+  created_at: new Date().toISOString(),
+  read_at: null,
+});
+
 async function signedIn(email: string, password: string) {
   const client = new TestClient(t.app);
   await client.login(email, password);
@@ -95,7 +127,7 @@ describe('GET /api/live', () => {
     const streamA = await connect(clientA);
     const streamB = await connect(await signedIn(b.admin.email, b.admin.password));
     // The hub's first look sets where it starts reading events from.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await look();
 
     const created = await clientA.post('/api/devices/events/add', {
       device_id: device.id,
@@ -103,6 +135,7 @@ describe('GET /api/live', () => {
       title: 'Smoke from the oven',
     });
     const id = created.json<{ data: { id: number } }>().data.id;
+    await look();
     const isOurs = (ended: boolean) => (event: LiveEvent) =>
       event.event === LIVE_EVENTS.deviceEvents &&
       liveDeviceEventsEventSchema
@@ -115,6 +148,7 @@ describe('GET /api/live', () => {
       severity: 'critical',
     });
     await clientA.put(`/api/devices/events/${id}`, { ended_at: new Date().toISOString() });
+    await look();
     await streamA.waitFor(isOurs(true));
     expect(streamA.events.filter(isOurs(false))).toHaveLength(1);
     expect(streamB.events.some((event) => event.event === LIVE_EVENTS.deviceEvents)).toBe(false);
@@ -132,6 +166,7 @@ describe('GET /api/live', () => {
     const ts = Date.now() - 1_000;
     await ingest(deviceA.credential, [sample(ts)]);
     await ingest(deviceB.credential, [sample(ts, { state: 'idle', current: 1 })]);
+    await look();
 
     const seenByA = liveDevicesEventSchema.parse((await streamA.waitFor(devicesEvent(deviceA.id))).data);
     expect(seenByA.data.find((device) => device.id === deviceA.id)).toMatchObject({
@@ -157,12 +192,14 @@ describe('GET /api/live', () => {
     const first = Date.now() - 10_000;
     await ingest(device.credential, [sample(first)]);
     await ingest(other.credential, [sample(first)]);
+    await look();
     await stream.waitFor(devicesEvent(device.id));
     await ingest(device.credential, [
       sample(first + 2_000, { current: 20 }),
       sample(first + 4_000, { current: 21 }),
     ]);
     await ingest(other.credential, [sample(first + 2_000)]);
+    await look();
 
     await stream.waitFor((e) => e.event === 'samples' && sentSamples(stream).t.includes(first + 4_000));
     expect(sentSamples(stream)).toEqual({
@@ -188,6 +225,7 @@ describe('GET /api/live', () => {
       await signedIn(org.admin.email, org.admin.password),
       `?devices=${device.id}`,
     );
+    await look();
     await stream.waitFor((e) => e.event === 'samples');
     expect(sentSamples(stream)).toMatchObject({ t: [now - 1_000], current: [2] });
   });
@@ -211,9 +249,14 @@ describe('GET /api/live', () => {
     const clerkStream = await connect(clerkClient);
     const adminStream = await connect(admin);
     await ingest(own.credential, [sample(Date.now() - 500)]);
+    await look();
     await adminStream.waitFor(devicesEvent(own.id));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(clerkStream.events).toEqual([]);
+    // A notification of the clerk's, sent by a later look: had the device come to the clerk, it
+    // would have come first.
+    await t.db.insertInto('notifications').values(notification(clerk, 'After the device')).execute();
+    await look();
+    await clerkStream.waitFor((event) => event.event === LIVE_EVENTS.notifications);
+    expect(clerkStream.events.map((event) => event.event)).toEqual([LIVE_EVENTS.notifications]);
   });
 
   it('catches a reconnecting browser up with the devices that reported since its last event', async () => {
@@ -224,41 +267,28 @@ describe('GET /api/live', () => {
     const other = await connect(admin);
     const before = Date.now() - 60_000;
     await ingest(device.credential, [sample(Date.now() - 5_000)]);
+    await look();
     await other.waitFor(devicesEvent(device.id));
 
     const reconnected = await connect(admin, '', { 'last-event-id': String(before) });
     const fresh = await connect(admin);
     await reconnected.waitFor(devicesEvent(device.id), 3_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Another device reports: a look sends it to the fresh stream, which had the first one not.
+    const later = await buildSmartDevice(t.db, org.organisationId);
+    await ingest(later.credential, [sample(Date.now() - 1_000)]);
+    await look();
+    await fresh.waitFor(devicesEvent(later.id));
     expect(fresh.events.some(devicesEvent(device.id))).toBe(false);
   });
 });
 
 describe('GET /api/live: notifications (the web channel)', () => {
-  /** A notification row as its source writes it. */
-  const notification = (
-    user: BuiltUser,
-    title: string,
-    values: { kind?: NotificationKind; severity?: 'info' | 'warning' | 'critical' } = {},
-  ) => ({
-    organisation_id: user.organisationId,
-    user_id: user.id,
-    kind: values.kind ?? 'no_data',
-    severity: values.severity ?? 'warning',
-    title,
-    body: 'Oven 1: no data for 15 min',
-    device_id: null,
-    event_id: null,
-    complaint_id: null,
-    created_at: new Date().toISOString(),
-    read_at: null,
-  });
   const titles = (stream: Stream) =>
     stream.events
       .filter((event) => event.event === LIVE_EVENTS.notifications)
       .flatMap((event) => liveNotificationsEventSchema.parse(event.data).data.map((n) => n.title));
-  /** A moment for the streams to settle (what is new is what comes after a stream opened). */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+  /** The hub's first look over the new streams (what is new is what comes after a stream opened). */
+  const settle = look;
 
   it('sends each user their own new notifications only, newest first, at most 20 an event', async () => {
     const org = await buildOrganisation(t.db);
@@ -281,18 +311,28 @@ describe('GET /api/live: notifications (the web channel)', () => {
         notification(foreign.admin, 'Foreign'),
       ])
       .execute();
+    await look();
     const event = await mine.waitFor((e) => e.event === LIVE_EVENTS.notifications);
     const sent = liveNotificationsEventSchema.parse(event.data).data;
     expect(sent.map((n) => n.title)).toEqual(Array.from({ length: 20 }, (_, i) => `Mine ${25 - i}`));
     expect(sent[0]).toMatchObject({ kind: 'no_data', severity: 'warning', alert_id: null, read_at: null });
     await theirs.waitFor((e) => e.event === LIVE_EVENTS.notifications);
     await foreigners.waitFor((e) => e.event === LIVE_EVENTS.notifications);
-    // A few more looks: nothing is sent twice, and nobody hears of anyone else's.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(titles(mine)).toHaveLength(20);
+    // Two more looks, then one that brings each a last notification: nothing was sent twice,
+    // and nobody heard of anyone else's.
+    await look();
+    await look();
+    await t.db
+      .insertInto('notifications')
+      .values([org.admin, colleague, foreign.admin].map((user) => notification(user, 'Last')))
+      .execute();
+    await look();
+    for (const stream of [mine, theirs, foreigners])
+      await stream.waitFor(() => titles(stream).includes('Last'));
+    expect(titles(mine)).toHaveLength(21);
     expect(titles(mine)).not.toContain('Old, before the stream');
-    expect(titles(theirs)).toEqual(['Colleague’s']);
-    expect(titles(foreigners)).toEqual(['Foreign']);
+    expect(titles(theirs)).toEqual(['Colleague’s', 'Last']);
+    expect(titles(foreigners)).toEqual(['Foreign', 'Last']);
   });
 
   it('follows the web flag, the kinds and the severities, but not quiet hours', async () => {
@@ -331,8 +371,14 @@ describe('GET /api/live: notifications (the web channel)', () => {
         notification(picky, 'Wanted'),
       ])
       .execute();
+    await look();
     await pickyStream.waitFor((e) => e.event === LIVE_EVENTS.notifications);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // A device reports: a later look sends it to both, after anything the first look sent them.
+    const device = await buildSmartDevice(t.db, org.organisationId);
+    await ingest(device.credential, [sample(Date.now() - 1_000)]);
+    await look();
+    await pickyStream.waitFor(devicesEvent(device.id));
+    await mutedStream.waitFor(devicesEvent(device.id));
     expect(titles(pickyStream)).toEqual(['Wanted']);
     expect(titles(mutedStream)).toEqual([]);
   });
@@ -350,6 +396,7 @@ describe('GET /api/live: a stream ends soon after its access does', () => {
   async function expectStillStreaming(stream: Stream, organisationId: number) {
     const device = await buildSmartDevice(t.db, organisationId);
     await ingest(device.credential, [sample(Date.now() - 1_000)]);
+    await look();
     await stream.waitFor(devicesEvent(device.id));
     expect(stream.endedAt).toBeUndefined();
   }
@@ -360,6 +407,7 @@ describe('GET /api/live: a stream ends soon after its access does', () => {
     const client = await signedIn(org.admin.email, org.admin.password);
     const stream = await connect(client);
     expect((await client.post('/api/logout', {})).statusCode).toBeLessThan(300);
+    await recheck();
     await stream.waitForEnd();
     // Reconnecting with the ended session is refused.
     expect((await connect(client)).status).toBe(401);
@@ -378,6 +426,7 @@ describe('GET /api/live: a stream ends soon after its access does', () => {
     expect(stream.status).toBe(200);
     const revoked = await t.app.inject({ method: 'POST', url: '/api/logout', headers: bearer });
     expect(revoked.statusCode, revoked.body).toBeLessThan(300);
+    await recheck();
     await stream.waitForEnd();
     expect((await connect(new TestClient(t.app), '', bearer)).status).toBe(401);
   });
@@ -395,6 +444,7 @@ describe('GET /api/live: a stream ends soon after its access does', () => {
       password_confirmation: 'harbour-ladle-kettle-9',
     });
     expect(changed.statusCode, changed.body).toBeLessThan(300);
+    await recheck();
     await onPhone.waitForEnd();
     await expectStillStreaming(onLaptop, org.organisationId);
   });
@@ -408,6 +458,7 @@ describe('GET /api/live: a stream ends soon after its access does', () => {
     expect(stream.status).toBe(200);
     const disabled = await admin.put(`/api/users/${user.id}`, { disabled: true });
     expect(disabled.statusCode, disabled.body).toBe(200);
+    await recheck();
     await stream.waitForEnd();
     await expectStillStreaming(adminStream, org.organisationId);
   });
@@ -429,12 +480,14 @@ describe('GET /api/live: a stream ends soon after its access does', () => {
       .executeTakeFirstOrThrow();
     const updated = await admin.post(`/api/acl/role/${user.roleId}`, { module_ids: [requests.id] });
     expect(updated.statusCode, updated.body).toBe(200);
+    await recheck();
     await stream.waitForEnd();
 
     expect((await connect(client, `?devices=${device.id}`)).status).toBe(403);
     const reconnected = await connect(client);
     expect(reconnected.status).toBe(200);
     await ingest(device.credential, [sample(Date.now() - 1_000)]);
+    await look();
     await adminStream.waitFor(devicesEvent(device.id));
     expect(reconnected.events.some(devicesEvent(device.id))).toBe(false);
   });

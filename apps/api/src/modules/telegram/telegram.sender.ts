@@ -2,7 +2,7 @@ import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { GrammyError, type Api } from 'grammy';
 import type { Kysely } from 'kysely';
-import { nowIso } from '../../lib/time.js';
+import { clockIso, systemClock, type Clock } from '../../lib/clock.js';
 import { SendLimits } from './telegram.limits.js';
 import {
   blockIntegration,
@@ -56,7 +56,8 @@ export class TelegramSender {
     private readonly db: Kysely<Database>,
     private readonly api: Api,
     private readonly log: FastifyBaseLogger,
-    readonly limits: SendLimits = new SendLimits(),
+    private readonly clock: Clock = systemClock,
+    readonly limits: SendLimits = new SendLimits(() => clock.now()),
   ) {}
 
   /**
@@ -91,10 +92,13 @@ export class TelegramSender {
   private async sendDue(): Promise<void> {
     while (!this.stopping) {
       const waiting = this.limits.waiting();
-      const due = await findDueMessages(this.db, nowIso(), BATCH, waiting.chats);
+      const now = clockIso(this.clock);
+      const due = await findDueMessages(this.db, now, BATCH, waiting.chats);
       if (due.length === 0) {
         if (waiting.nextReadyAt === undefined) return;
-        const wait = waiting.nextReadyAt - Date.now();
+        // Nothing due in the held chats either: the round is over, it does not wait for them.
+        if ((await findDueMessages(this.db, now, 1, [])).length === 0) return;
+        const wait = waiting.nextReadyAt - this.clock.now();
         if (wait > MAX_INLINE_WAIT_MS) return;
         await this.sleep(wait);
         continue;
@@ -116,18 +120,18 @@ export class TelegramSender {
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         this.wakeUp.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, Math.max(0, ms));
+      const timer = this.clock.setTimeout(done, Math.max(0, ms));
       this.wakeUp.add(done);
     });
   }
 
   private async sendOne(id: number): Promise<void> {
-    const lockedUntil = new Date(Date.now() + LOCK_MS).toISOString();
-    const message = await claimMessage(this.db, id, nowIso(), lockedUntil);
+    const lockedUntil = new Date(this.clock.now() + LOCK_MS).toISOString();
+    const message = await claimMessage(this.db, id, clockIso(this.clock), lockedUntil);
     if (!message) return;
     if (message.integration?.status !== 'active') {
       await markMessageDone(this.db, id, lockedUntil, {
@@ -142,14 +146,14 @@ export class TelegramSender {
       await this.api.sendMessage(message.chat_id, clip(message.text), {
         link_preview_options: { is_disabled: true },
       });
-      await markMessageSent(this.db, message, lockedUntil, nowIso());
+      await markMessageSent(this.db, message, lockedUntil, clockIso(this.clock));
     } catch (error) {
       await this.failed(message, lockedUntil, error);
     }
   }
 
   private async failed(message: ClaimedMessage, lockedUntil: string, error: unknown) {
-    const now = Date.now();
+    const now = this.clock.now();
     const description =
       error instanceof GrammyError
         ? error.description
@@ -177,11 +181,17 @@ export class TelegramSender {
       }
       const movedTo = error.parameters.migrate_to_chat_id;
       if (code === 400 && movedTo !== undefined) {
-        await moveChat(this.db, message.integration_id, message.chat_id, String(movedTo), nowIso());
+        await moveChat(
+          this.db,
+          message.integration_id,
+          message.chat_id,
+          String(movedTo),
+          clockIso(this.clock),
+        );
         await markMessageRetry(this.db, message.id, lockedUntil, {
           attempts: message.attempts,
           error: error.description,
-          nextAttemptAt: nowIso(),
+          nextAttemptAt: clockIso(this.clock),
         });
         return;
       }
@@ -190,7 +200,7 @@ export class TelegramSender {
           { integrationId: message.integration_id, chatId: message.chat_id, error: error.description },
           'telegram: the chat has left the bot, integration blocked',
         );
-        await blockIntegration(this.db, message.integration_id, nowIso(), error.description);
+        await blockIntegration(this.db, message.integration_id, clockIso(this.clock), error.description);
         return;
       }
       if (code >= 400 && code < 500 && code !== 401 && code !== 404) {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Api } from 'grammy';
 import type { Kysely } from 'kysely';
 import { HttpError } from '@kontrol/server-kit';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import { SendLimits } from './telegram.limits.js';
 import { UpdatePoller, type PollerOptions } from './telegram.poller.js';
 import { TelegramSender } from './telegram.sender.js';
@@ -36,7 +37,7 @@ const GET_ME_RETRY_MS = 60_000;
 export class TelegramService {
   readonly configured: boolean;
   private readonly api: Api | undefined;
-  private readonly limits = new SendLimits();
+  private readonly limits: SendLimits;
   private readonly sender: TelegramSender | undefined;
   private poller: UpdatePoller | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -48,12 +49,15 @@ export class TelegramService {
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
     options: { token: string | undefined; apiRoot: string },
+    /** The sender's and its limits' time (tests move it on: test/clock.ts). */
+    clock: Clock = systemClock,
   ) {
     this.configured = Boolean(options.token);
+    this.limits = new SendLimits(() => clock.now());
     this.api = options.token
       ? new Api(options.token, { apiRoot: options.apiRoot, timeoutSeconds: REQUEST_TIMEOUT_SECONDS })
       : undefined;
-    this.sender = this.api ? new TelegramSender(db, this.api, log, this.limits) : undefined;
+    this.sender = this.api ? new TelegramSender(db, this.api, log, clock, this.limits) : undefined;
   }
 
   /** The bot's @username (getMe, asked once); a 503 when Telegram cannot be reached. */
