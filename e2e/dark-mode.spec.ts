@@ -7,6 +7,9 @@ import {
   signInWithApi,
   test,
   createSmartOven,
+  everyMinute,
+  MINUTE,
+  sendSamples,
 } from './support/fixtures';
 
 /**
@@ -118,19 +121,13 @@ test.describe('dark mode', () => {
       name: `Печь ${unique}`,
       controllerId: `kc${unique}`,
     });
-    const now = Date.now();
-    const samples = Array.from({ length: 30 }, (_, i) => ({
-      ts: now - (30 - i) * 60_000,
+    const samples = everyMinute(30, Date.now() - MINUTE, (i) => ({
       current: 10 + (i % 5),
       temperature: 160 + (i % 7),
       door_open: false,
       state: 'cooking',
     }));
-    const ingest = await request.post('/api/ingest/v1/telemetry', {
-      data: samples,
-      headers: { Authorization: `Bearer ${device.credential}` },
-    });
-    expect(ingest.status(), await ingest.text()).toBe(202);
+    await sendSamples(request, device.credential, samples);
 
     await page.goto(`/account/telemetry?devices=${device.id}`);
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   databaseUrl,
@@ -8,6 +8,8 @@ import {
   signInWithApi,
   test,
   urlWithPath,
+  everyMinute,
+  sendSamples,
 } from './support/fixtures';
 
 /**
@@ -21,23 +23,14 @@ import {
  * filtered list or the problems view.
  */
 
-const MINUTE = 60_000;
-
-/** An hour of an oven heating, one sample a minute, ending now (docs/device-protocol.md). */
-async function sendSamples(request: APIRequestContext, credential: string, now: number) {
-  const samples = Array.from({ length: 60 }, (_, i) => ({
-    ts: now - (59 - i) * MINUTE,
+/** An hour of an oven heating, one sample a minute, ending now. */
+const heatingHour = (now: number) =>
+  everyMinute(60, now, (i) => ({
     current: 25 + (i % 10),
     temperature: 180,
     door_open: false,
     state: 'heating',
   }));
-  const response = await request.post('/api/ingest/v1/telemetry', {
-    data: samples,
-    headers: { Authorization: `Bearer ${credential}` },
-  });
-  expect(response.status(), await response.text()).toBe(202);
-}
 
 /** A counter of the dashboard: a link whose text is its label and its number. */
 function counter(page: Page, name: string) {
@@ -111,7 +104,7 @@ test.describe('the dashboard', () => {
       silentCredential = silent.credential;
       silentId = silent.id;
       workingId = working.id;
-      await sendSamples(request, working.credential, Date.now());
+      await sendSamples(request, working.credential, heatingHour(Date.now()));
     });
 
     await test.step('the six counters, in the contract order', async () => {
@@ -155,11 +148,13 @@ test.describe('the dashboard', () => {
     });
 
     await test.step('the counters follow a sample without a reload (SSE)', async () => {
-      const response = await request.post('/api/ingest/v1/telemetry', {
-        data: { ts: Date.now(), current: 1.2, temperature: 40, door_open: false, state: 'idle' },
-        headers: { Authorization: `Bearer ${silentCredential}` },
+      await sendSamples(request, silentCredential, {
+        ts: Date.now(),
+        current: 1.2,
+        temperature: 40,
+        door_open: false,
+        state: 'idle',
       });
-      expect(response.status(), await response.text()).toBe(202);
       await expect(counter(page, 'online')).toHaveText(/^В сети\s*2$/, { timeout: 15_000 });
       await expect(counter(page, 'offline')).toHaveText(/^Не в сети\s*1$/);
     });

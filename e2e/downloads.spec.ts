@@ -12,6 +12,9 @@ import {
   test,
   xsrfToken,
   createSmartOven,
+  everyMinute,
+  MINUTE,
+  sendSamples,
 } from './support/fixtures';
 
 /**
@@ -23,7 +26,6 @@ import {
  * file is parsed back.
  */
 
-const MINUTE = 60_000;
 const YEKATERINBURG = 5 * 60 * MINUTE;
 
 /** `YYYY-MM-DD HH:MM:SS` of `ts` in Yekaterinburg (UTC+5 all year). */
@@ -67,18 +69,13 @@ test.describe('downloads', () => {
         controllerId: `kc${unique}`,
       });
       ovenId = oven.id;
-      const samples = Array.from({ length: 180 }, (_, i) => ({
-        ts: first + i * MINUTE,
+      const samples = everyMinute(180, first + 179 * MINUTE, (i) => ({
         current: 12.5,
         temperature: 160,
         door_open: i === 0,
         state: i === 0 ? 'idle' : 'cooking',
       }));
-      const sent = await request.post('/api/ingest/v1/telemetry', {
-        data: samples,
-        headers: { Authorization: `Bearer ${oven.credential}` },
-      });
-      expect(sent.status(), await sent.text()).toBe(202);
+      await sendSamples(request, oven.credential, samples);
 
       const read = await postCreated<{ id: number }>(page, '/api/devices/events/add', {
         device_id: oven.id,

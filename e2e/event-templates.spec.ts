@@ -1,4 +1,3 @@
-import type { APIRequestContext } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   databaseUrl,
@@ -8,6 +7,9 @@ import {
   test,
   urlWithPath,
   createSmartOven,
+  everyMinute,
+  MINUTE,
+  sendSamples,
 } from './support/fixtures';
 
 /**
@@ -19,23 +21,14 @@ import {
  * list, the editor or the events tab.
  */
 
-const MINUTE = 60_000;
-
-/** Two hours of an oven heating at about 30 A, one sample a minute (docs/device-protocol.md). */
-async function sendSamples(request: APIRequestContext, credential: string, now: number) {
-  const samples = Array.from({ length: 120 }, (_, i) => ({
-    ts: now - (120 - i) * MINUTE,
+/** Two hours of an oven heating at about 30 A, one sample a minute, up to a minute ago. */
+const heatingHours = (now: number) =>
+  everyMinute(120, now - MINUTE, (i) => ({
     current: 25 + (i % 10),
     temperature: 180,
     door_open: false,
     state: 'heating',
   }));
-  const response = await request.post('/api/ingest/v1/telemetry', {
-    data: samples,
-    headers: { Authorization: `Bearer ${credential}` },
-  });
-  expect(response.status(), await response.text()).toBe(202);
-}
 
 test.describe('current templates and device events', () => {
   // Building the organisation, ingesting and the first load of the pages on a loaded machine.
@@ -65,7 +58,7 @@ test.describe('current templates and device events', () => {
         name: deviceName,
         controllerId: `kt${unique}`,
       });
-      await sendSamples(request, device.credential, Date.now());
+      await sendSamples(request, device.credential, heatingHours(Date.now()));
     });
 
     await test.step('the templates list is empty, and axe finds nothing', async () => {

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext } from '@playwright/test';
 import { seedFixtures, type Fixtures } from '../test-support/server.mjs';
 import {
   databaseUrl,
@@ -9,6 +8,9 @@ import {
   test,
   urlWithPath,
   createSmartOven,
+  everyMinute,
+  MINUTE,
+  sendSamples,
 } from './support/fixtures';
 
 /**
@@ -22,38 +24,23 @@ import {
 
 /** The start of the file the screen's minutes give in Russian (downloads.spec.ts reads it all). */
 const CSV_HEADER = '№ устройства;Устройство;Время;Смещение от UTC;Замеров;';
-const MINUTE = 60_000;
-
-/** Three hours of a working oven, one sample a minute, sent as a device does (docs/device-protocol.md). */
-async function sendSamples(request: APIRequestContext, credential: string, now: number) {
-  const samples = Array.from({ length: 180 }, (_, i) => {
-    const ts = now - (180 - i) * MINUTE;
-    return {
-      ts,
-      current: 12 + (i % 10),
-      temperature: 160 + (i % 20),
-      door_open: i % 30 === 0,
-      state: i % 30 === 0 ? 'idle' : 'cooking',
-    };
-  });
-  const response = await request.post('/api/ingest/v1/telemetry', {
-    data: samples,
-    headers: { Authorization: `Bearer ${credential}` },
-  });
-  expect(response.status(), await response.text()).toBe(202);
-  const answer = (await response.json()) as { data: { accepted: number; rejected: unknown[] } };
-  expect(answer.data.rejected).toEqual([]);
-  expect(answer.data.accepted).toBe(180);
-}
+/** Three hours of a working oven, one sample a minute, up to a minute ago. */
+const workingHours = (now: number) =>
+  everyMinute(180, now - MINUTE, (i) => ({
+    current: 12 + (i % 10),
+    temperature: 160 + (i % 20),
+    door_open: i % 30 === 0,
+    state: i % 30 === 0 ? 'idle' : 'cooking',
+  }));
 
 /** One sample at `ts` drawing `current` amperes. */
-async function sendOne(request: APIRequestContext, credential: string, ts: number, current: number) {
-  const response = await request.post('/api/ingest/v1/telemetry', {
-    data: { ts, current, temperature: 170, door_open: false, state: 'cooking' },
-    headers: { Authorization: `Bearer ${credential}` },
-  });
-  expect(response.status(), await response.text()).toBe(202);
-}
+const drawing = (ts: number, current: number) => ({
+  ts,
+  current,
+  temperature: 170,
+  door_open: false,
+  state: 'cooking',
+});
 
 test.describe('the telemetry page', () => {
   // Building the organisation, ingesting and the first load of the page on a loaded machine.
@@ -84,7 +71,7 @@ test.describe('the telemetry page', () => {
         controllerId: `kc${unique}`,
       });
       oven = { id: device.id, credential: device.credential };
-      await sendSamples(request, device.credential, Date.now());
+      await sendSamples(request, device.credential, workingHours(Date.now()));
     });
 
     await test.step('the page opens with the oven charted, and its table filled', async () => {
@@ -119,7 +106,7 @@ test.describe('the telemetry page', () => {
     await test.step('the open chart draws a new sample as it comes, without a reload (SSE)', async () => {
       const current = page.getByRole('figure', { name: 'Ток, А' });
       const legend = current.getByRole('button', { name: new RegExp(deviceName) });
-      await sendOne(request, oven.credential, Date.now() + 3 * MINUTE, 77.7);
+      await sendSamples(request, oven.credential, drawing(Date.now() + 3 * MINUTE, 77.7));
       // The newest point is at the right edge of the stretched period.
       await expect(async () => {
         const box = await current.locator('.u-over').boundingBox();
@@ -170,7 +157,7 @@ test.describe('the telemetry page', () => {
       const lastOnline = page.locator('dt', { hasText: 'Последний раз в сети' }).locator('+ dd');
       await expect(lastOnline).not.toHaveText('Никогда');
       const before = await lastOnline.textContent();
-      await sendOne(request, oven.credential, Date.now() + 4 * MINUTE, 5);
+      await sendSamples(request, oven.credential, drawing(Date.now() + 4 * MINUTE, 5));
       await expect(lastOnline).not.toHaveText(before ?? '', { timeout: 15_000 });
       await page.getByRole('tab', { name: 'Сводка' }).click();
       await expect(page.getByRole('figure', { name: 'Ток сегодня, А' }).locator('canvas')).toBeVisible();

@@ -1,10 +1,18 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test as base, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  test as base,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import type { Fixtures, Login } from '../../test-support/server.mjs';
 
 /**
  * What every spec shares: the seeded logins (global-setup.ts), the texts of docs/console-shell.md,
- * and the few steps several specs take (signing in, reading local storage, the XSRF token).
+ * and the few steps several specs take (signing in, reading local storage, the XSRF token, a smart
+ * oven and its samples).
  */
 
 function readLogins(): Fixtures {
@@ -215,6 +223,42 @@ export async function createSmartOven(
   });
   if (!device.credential) throw new Error('the smart device came without its credential');
   return { id: device.id, credential: device.credential };
+}
+
+export const MINUTE = 60_000;
+
+/** A sample as a device sends it (docs/device-protocol.md). */
+export interface DeviceSample {
+  ts: number;
+  current: number;
+  temperature: number;
+  door_open: boolean;
+  state: string;
+}
+
+/** `count` samples one minute apart, the last one at `lastAt`; `values(i)` gives the i-th one's readings. */
+export function everyMinute(
+  count: number,
+  lastAt: number,
+  values: (i: number) => Omit<DeviceSample, 'ts'>,
+): DeviceSample[] {
+  return Array.from({ length: count }, (_, i) => ({ ts: lastAt - (count - 1 - i) * MINUTE, ...values(i) }));
+}
+
+/** Sends samples as the device does (HTTP ingest, its credential); every one must be accepted. */
+export async function sendSamples(
+  request: APIRequestContext,
+  credential: string,
+  samples: DeviceSample | DeviceSample[],
+) {
+  const response = await request.post('/api/ingest/v1/telemetry', {
+    data: samples,
+    headers: { Authorization: `Bearer ${credential}` },
+  });
+  expect(response.status(), await response.text()).toBe(202);
+  const answer = (await response.json()) as { data: { accepted: number; rejected: unknown[] } };
+  expect(answer.data.rejected).toEqual([]);
+  expect(answer.data.accepted).toBe(Array.isArray(samples) ? samples.length : 1);
 }
 
 /** axe on the page as it stands: no violation at all. */

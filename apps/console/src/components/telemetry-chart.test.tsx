@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installCanvas } from '../test/canvas';
@@ -28,7 +28,10 @@ function renderChart(
   );
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
 
 describe('alignSeries: the devices on one time axis', () => {
   it('joins the devices’ times, breaks long gaps and spans the period', () => {
@@ -140,6 +143,9 @@ describe('TelemetryChart', () => {
 
   it('takes new data for the same lines without building the chart again', async () => {
     installCanvas();
+    // The chart is built in a timer of its own: run here, so any build asked for has happened.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const build = () => act(() => vi.runOnlyPendingTimersAsync());
     const line = (values: number[]): TelemetryChartSeries[] => [
       { label: 'Печь 1', t: values.map((_, i) => T0 + i * MINUTE), values },
     ];
@@ -149,22 +155,19 @@ describe('TelemetryChart', () => {
       </MantineProvider>
     );
     const { rerender } = render(chart(line([1, 2])));
-    const canvas = await waitFor(() => {
-      const drawn = screen.getByRole('img').querySelector('canvas');
-      expect(drawn).not.toBeNull();
-      return drawn;
-    });
+    await build();
+    const canvas = screen.getByRole('img').querySelector('canvas');
+    expect(canvas).not.toBeNull();
     rerender(chart(line([1, 2])));
     rerender(chart(line([1, 2, 3])));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // a rebuilt chart would be drawn by now
+    await build();
     expect(screen.getByRole('img', { name: /линий — 1/ }).querySelector('canvas')).toBe(canvas);
     // Another line: another chart.
     rerender(chart([...line([1, 2, 3]), { label: 'Печь 2', t: [T0], values: [4] }]));
-    await waitFor(() => {
-      const drawn = screen.getByRole('img', { name: /линий — 2/ }).querySelector('canvas');
-      expect(drawn).not.toBeNull();
-      expect(drawn).not.toBe(canvas);
-    });
+    await build();
+    const drawn = screen.getByRole('img', { name: /линий — 2/ }).querySelector('canvas');
+    expect(drawn).not.toBeNull();
+    expect(drawn).not.toBe(canvas);
   });
 
   it('in a browser that cannot draw, says so and keeps the legend', () => {

@@ -36,6 +36,19 @@ function countRequests(paths: string[]) {
   return counts;
 }
 
+/**
+ * Resolves once mounted hooks watch every list named (any request they meant to make has started
+ * then) and no request is under way any more.
+ */
+async function settled(...names: string[]) {
+  const cache = queryClient.getQueryCache();
+  await waitFor(() => {
+    for (const name of names)
+      expect(cache.find({ queryKey: referenceKey(name) })?.getObserversCount()).toBe(1);
+  });
+  await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+}
+
 describe('reference data (docs/contract.md, "Product and areas", "States and transitions")', () => {
   it('loads only what the user’s modules allow, and is ready once every list answered or failed', async () => {
     const counts = countRequests(['/addresses/', '/rooms/']);
@@ -53,7 +66,7 @@ describe('reference data (docs/contract.md, "Product and areas", "States and tra
     await waitFor(() => expect(queryClient.getQueryData(referenceKey('rooms'))).toEqual([]));
     prefetchReferenceData(user);
     renderHook(() => useReferenceData(user), { wrapper });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settled('addresses', 'rooms');
     expect(counts).toEqual({ '/addresses/': 1, '/rooms/': 1 });
 
     await reloadReference(queryClient, ['addresses', 'rooms'], { force: true });
@@ -94,7 +107,7 @@ describe('reference data (docs/contract.md, "Product and areas", "States and tra
     await waitFor(() => expect(queryClient.getQueryState(referenceKey('recipes'))?.status).toBe('error'));
     const { result } = renderHook(() => useReferenceData(user), { wrapper });
     await waitFor(() => expect(result.current.ready).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settled('recipes', 'recipesSets');
     expect(asked).toBe(1);
   });
 

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { buildAuthUser } from '../../../test/server';
+import { billingKeys } from '../api/keys';
 import { buildBalance, renderInAccount, serveBilling } from '../test/fixtures';
 import { NegativeBalanceBanner } from './negative-balance-banner';
 
@@ -34,7 +35,10 @@ describe('the account frame’s negative balance banner', { timeout: 30_000 }, (
     const user = buildAuthUser(['dashboard']);
     const asked = serveBilling({ balance: buildBalance({ balance: -100_00 }) });
     await renderInAccount('/account/dashboard', user, <NegativeBalanceBanner user={user} />, 'dashboard');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const balance = () => queryClient.getQueryCache().find({ queryKey: billingKeys.balance() });
+    // Once the banner watches the balance, a request it meant to make would be under way already.
+    await waitFor(() => expect(balance()?.getObserversCount()).toBe(1));
+    expect(balance()?.state).toMatchObject({ status: 'pending', fetchStatus: 'idle' });
     expect(asked.balance).toBe(0);
     expect(screen.queryByText(TEXT)).toBeNull();
   });

@@ -1,8 +1,8 @@
 import type { DeviceGroup, RecipeBind, RecipeSetBody } from '@kontrol/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
 import { UPLOAD_POLL_MS } from '../api/get-upload-status';
@@ -15,7 +15,17 @@ import {
   renderRecipes,
 } from '../test/fixtures';
 
-afterEach(() => queryClient.clear());
+// The deliveries' polling runs on timers this file moves on: a poll's interval passes at once.
+beforeEach(() => {
+  vi.useFakeTimers({
+    shouldAdvanceTime: true,
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
+afterEach(() => {
+  queryClient.clear();
+  vi.useRealTimers();
+});
 
 const chicken = buildRecipe({ id: 1, name: 'Курица гриль' });
 const omelette = buildRecipe({ id: 2, name: 'Омлет' });
@@ -73,11 +83,18 @@ function sequence(...answers: RecipeBind[][]) {
   return () => answers[Math.min(next++, answers.length - 1)] ?? [];
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * `polls` intervals of the polling pass and every request they started has been answered: a poll
+ * starts its request at once, so none can still be on its way unnoticed.
+ */
+async function passPolls(polls = 1) {
+  await act(() => vi.advanceTimersByTimeAsync(polls * UPLOAD_POLL_MS));
+  await waitFor(() => expect(queryClient.isFetching()).toBe(0));
+}
 
 describe('the recipe set page', { timeout: 60_000 }, () => {
   it('writes a set: its type’s recipes, put in order and removed, sent in that order', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     let sent: unknown;
     const created = buildRecipeSet({ id: 8, name: 'Ужины', recipe_ids: [2, 1] });
     const reloads = { recipes: 0, sets: 0 };
@@ -136,7 +153,7 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
   });
 
   it('deploys the set to chosen devices and follows each delivery until it ends: installed, a CRC mismatch retried', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const deployed: string[] = [];
     const retried: unknown[] = [];
     let retriedB = false;
@@ -188,13 +205,15 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
       2,
     );
 
+    // Both have answered once: each poll below moves both on by one answer.
+    await waitFor(() => expect(b).toHaveTextContent('Установлено: 0 из 2; идёт доставка…'));
+
     // Every two seconds until both have ended.
-    await waitFor(() => expect(a).toHaveTextContent('Установлены все (2).'), {
-      timeout: 3 * UPLOAD_POLL_MS + 3_000,
-    });
-    await waitFor(() => expect(b).toHaveTextContent('Установлено: 1 из 2; с ошибкой: 1.'), {
-      timeout: 3 * UPLOAD_POLL_MS,
-    });
+    await passPolls();
+    await waitFor(() => expect(b).toHaveTextContent('Установлено: 1 из 2; с ошибкой: 1.'));
+    await passPolls();
+    await waitFor(() => expect(a).toHaveTextContent('Установлены все (2).'));
+    expect(asked).toEqual({ 11: 3, 12: 2 });
     expect(
       within(within(b).getByRole('list', { name: 'Рецепты на «Печь B»' })).getAllByRole('listitem')[1],
     ).toHaveTextContent(
@@ -204,21 +223,20 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
 
     // Nothing moves any more: no more questions.
     const settled = { ...asked };
-    await pause(UPLOAD_POLL_MS + 700);
+    await passPolls(3);
     expect(asked).toEqual(settled);
 
     // Retrying sends the set again to that device, and its delivery is followed again.
     await user.click(within(b).getByRole('button', { name: 'Повторить на «Печь B»' }));
     await waitFor(() => expect(retried).toEqual([{ device_id: 12, set_id: 4 }]));
     await waitFor(() => expect(b).toHaveTextContent('Установлено: 1 из 2; идёт доставка…'));
-    await waitFor(() => expect(b).toHaveTextContent('Установлены все (2).'), {
-      timeout: 2 * UPLOAD_POLL_MS + 3_000,
-    });
+    await passPolls();
+    await waitFor(() => expect(b).toHaveTextContent('Установлены все (2).'));
     expect(asked[11]).toBe(settled[11]);
   });
 
   it('deploys to the devices of a group that can take the set, and stops asking once the dialog closes', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const deployed: string[] = [];
     const group: DeviceGroup = {
       id: 2,
@@ -257,13 +275,15 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Установить на устройства: 1' }));
     const a = await within(dialog).findByRole('region', { name: 'Печь A' });
     expect(deployed).toEqual(['11/4']);
-    await waitFor(() => expect(asked[11]).toBe(2), { timeout: UPLOAD_POLL_MS + 3_000 });
-    expect(a).toHaveTextContent('Установлено: 0 из 2; идёт доставка…');
+    await waitFor(() => expect(a).toHaveTextContent('Установлено: 0 из 2; идёт доставка…'));
+    expect(asked[11]).toBe(1);
+    await passPolls();
+    expect(asked[11]).toBe(2);
 
     await user.click(within(dialog).getByRole('button', { name: 'Готово' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const closedAt = asked[11];
-    await pause(UPLOAD_POLL_MS + 700);
+    await passPolls(3);
     expect(asked[11]).toBe(closedAt);
   });
 });

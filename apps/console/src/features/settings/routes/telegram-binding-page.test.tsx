@@ -1,17 +1,28 @@
 import type { IntegrationStatus } from '@kontrol/contracts';
 import { act, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
 import { server } from '../../../test/server';
 import { BINDING_POLL_MS } from '../api/get-telegram-binding';
 import { REGULAR, renderSettings, serveIntegrations } from '../test/fixtures';
 
-afterEach(() => queryClient.clear());
+// The page's polling runs on timers this file moves on: a poll's interval passes at once.
+beforeEach(() => {
+  vi.useFakeTimers({
+    shouldAdvanceTime: true,
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+});
+afterEach(() => {
+  queryClient.clear();
+  vi.useRealTimers();
+});
 
 const TOKEN = 'Zy9xW8vU7tS6rQ5p_-ab';
 const URL_OF_LINK = `https://t.me/kontrol_bot?start=${TOKEN}`;
-const pause = (ms: number) => act(() => new Promise((resolve) => setTimeout(resolve, ms)));
+/** `polls` intervals of the page's polling pass; any request they would make has been made. */
+const passPolls = (polls = 1) => act(() => vi.advanceTimersByTimeAsync(polls * BINDING_POLL_MS));
 
 /** Answers the binding with one status per request (the last one kept) and counts the requests. */
 function serveBinding(...statuses: IntegrationStatus[]) {
@@ -50,9 +61,8 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     expect(screen.getByText(/^Ссылка действительна ещё 29:\d{2}\.$/)).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ждём подключения чата…');
 
-    expect(
-      await screen.findByText('Telegram подключён', {}, { timeout: 3 * BINDING_POLL_MS + 3_000 }),
-    ).toBeInTheDocument();
+    await passPolls(2);
+    expect(await screen.findByText('Telegram подключён')).toBeInTheDocument();
     expect(screen.getByText('Уведомления будут приходить в чат «Кухня (@kitchen)».')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Открыть интеграцию' })).toHaveAttribute(
       'href',
@@ -61,7 +71,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Открыть Telegram' })).toBeNull();
     expect(asked.count).toBe(3);
 
-    await pause(BINDING_POLL_MS + 700);
+    await passPolls(3);
     expect(asked.count).toBe(3);
   });
 
@@ -70,16 +80,15 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     const asked = serveBinding('pending', 'expired');
     await renderSettings(`/account/settings/integrations/telegram/${TOKEN}`);
 
-    expect(
-      await screen.findByText('Срок действия ссылки истёк', {}, { timeout: 2 * BINDING_POLL_MS + 3_000 }),
-    ).toBeInTheDocument();
+    await passPolls();
+    expect(await screen.findByText('Срок действия ссылки истёк')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Создать новую ссылку' })).toHaveAttribute(
       'href',
       '/account/settings/add',
     );
     expect(screen.queryByRole('link', { name: 'Открыть Telegram' })).toBeNull();
     const count = asked.count;
-    await pause(BINDING_POLL_MS + 700);
+    await passPolls(3);
     expect(asked.count).toBe(count);
   });
 
@@ -101,7 +110,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     await act(() => router.navigate('/account/settings'));
     await screen.findByRole('heading', { name: 'Интеграции' });
     const count = asked.count;
-    await pause(BINDING_POLL_MS + 700);
+    await passPolls(3);
     expect(asked.count).toBe(count);
   });
 
@@ -118,7 +127,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
 
     expect(await screen.findByText('Ссылка не найдена')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Открыть Telegram' })).toBeNull();
-    await pause(BINDING_POLL_MS + 700);
+    await passPolls(3);
     expect(asked).toBe(1);
   });
 
@@ -137,9 +146,11 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Не удалось загрузить ссылку. Повторите попытку позже.',
     );
-    expect(
-      await screen.findByRole('link', { name: 'Открыть Telegram' }, { timeout: BINDING_POLL_MS + 3_000 }),
-    ).toHaveAttribute('href', URL_OF_LINK);
+    await passPolls();
+    expect(await screen.findByRole('link', { name: 'Открыть Telegram' })).toHaveAttribute(
+      'href',
+      URL_OF_LINK,
+    );
     expect(asked.count).toBe(1);
   });
 });
