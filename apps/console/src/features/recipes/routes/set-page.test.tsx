@@ -1,9 +1,10 @@
 import type { DeviceGroup, RecipeBind, RecipeSetBody } from '@kontrol/contracts';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
+import { passPolls, fakePollTimers } from '../../../test/poll-timers';
 import { server } from '../../../test/server';
 import { UPLOAD_POLL_MS } from '../api/get-upload-status';
 import {
@@ -15,17 +16,9 @@ import {
   renderRecipes,
 } from '../test/fixtures';
 
-// The deliveries' polling runs on timers this file moves on: a poll's interval passes at once.
-beforeEach(() => {
-  vi.useFakeTimers({
-    shouldAdvanceTime: true,
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
-});
-afterEach(() => {
-  queryClient.clear();
-  vi.useRealTimers();
-});
+// The deliveries' polling runs on timers this file moves on.
+fakePollTimers();
+afterEach(() => queryClient.clear());
 
 const chicken = buildRecipe({ id: 1, name: 'Курица гриль' });
 const omelette = buildRecipe({ id: 2, name: 'Омлет' });
@@ -83,14 +76,7 @@ function sequence(...answers: RecipeBind[][]) {
   return () => answers[Math.min(next++, answers.length - 1)] ?? [];
 }
 
-/**
- * `polls` intervals of the polling pass and every request they started has been answered: a poll
- * starts its request at once, so none can still be on its way unnoticed.
- */
-async function passPolls(polls = 1) {
-  await act(() => vi.advanceTimersByTimeAsync(polls * UPLOAD_POLL_MS));
-  await waitFor(() => expect(queryClient.isFetching()).toBe(0));
-}
+const passUploadPolls = (polls = 1) => passPolls(UPLOAD_POLL_MS, polls);
 
 describe('the recipe set page', { timeout: 60_000 }, () => {
   it('writes a set: its type’s recipes, put in order and removed, sent in that order', async () => {
@@ -209,9 +195,9 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
     await waitFor(() => expect(b).toHaveTextContent('Установлено: 0 из 2; идёт доставка…'));
 
     // Every two seconds until both have ended.
-    await passPolls();
+    await passUploadPolls();
     await waitFor(() => expect(b).toHaveTextContent('Установлено: 1 из 2; с ошибкой: 1.'));
-    await passPolls();
+    await passUploadPolls();
     await waitFor(() => expect(a).toHaveTextContent('Установлены все (2).'));
     expect(asked).toEqual({ 11: 3, 12: 2 });
     expect(
@@ -223,14 +209,14 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
 
     // Nothing moves any more: no more questions.
     const settled = { ...asked };
-    await passPolls(3);
+    await passUploadPolls(3);
     expect(asked).toEqual(settled);
 
     // Retrying sends the set again to that device, and its delivery is followed again.
     await user.click(within(b).getByRole('button', { name: 'Повторить на «Печь B»' }));
     await waitFor(() => expect(retried).toEqual([{ device_id: 12, set_id: 4 }]));
     await waitFor(() => expect(b).toHaveTextContent('Установлено: 1 из 2; идёт доставка…'));
-    await passPolls();
+    await passUploadPolls();
     await waitFor(() => expect(b).toHaveTextContent('Установлены все (2).'));
     expect(asked[11]).toBe(settled[11]);
   });
@@ -277,13 +263,13 @@ describe('the recipe set page', { timeout: 60_000 }, () => {
     expect(deployed).toEqual(['11/4']);
     await waitFor(() => expect(a).toHaveTextContent('Установлено: 0 из 2; идёт доставка…'));
     expect(asked[11]).toBe(1);
-    await passPolls();
+    await passUploadPolls();
     expect(asked[11]).toBe(2);
 
     await user.click(within(dialog).getByRole('button', { name: 'Готово' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const closedAt = asked[11];
-    await passPolls(3);
+    await passUploadPolls(3);
     expect(asked[11]).toBe(closedAt);
   });
 });

@@ -1,28 +1,20 @@
 import type { IntegrationStatus } from '@kontrol/contracts';
 import { act, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../lib/query-client';
+import { passPolls, fakePollTimers } from '../../../test/poll-timers';
 import { server } from '../../../test/server';
 import { BINDING_POLL_MS } from '../api/get-telegram-binding';
 import { REGULAR, renderSettings, serveIntegrations } from '../test/fixtures';
 
-// The page's polling runs on timers this file moves on: a poll's interval passes at once.
-beforeEach(() => {
-  vi.useFakeTimers({
-    shouldAdvanceTime: true,
-    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
-  });
-});
-afterEach(() => {
-  queryClient.clear();
-  vi.useRealTimers();
-});
+// The page's polling runs on timers this file moves on.
+fakePollTimers();
+afterEach(() => queryClient.clear());
 
 const TOKEN = 'Zy9xW8vU7tS6rQ5p_-ab';
 const URL_OF_LINK = `https://t.me/kontrol_bot?start=${TOKEN}`;
-/** `polls` intervals of the page's polling pass; any request they would make has been made. */
-const passPolls = (polls = 1) => act(() => vi.advanceTimersByTimeAsync(polls * BINDING_POLL_MS));
+const passBindingPolls = (polls = 1) => passPolls(BINDING_POLL_MS, polls);
 
 /** Answers the binding with one status per request (the last one kept) and counts the requests. */
 function serveBinding(...statuses: IntegrationStatus[]) {
@@ -61,7 +53,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     expect(screen.getByText(/^Ссылка действительна ещё 29:\d{2}\.$/)).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Ждём подключения чата…');
 
-    await passPolls(2);
+    await passBindingPolls(2);
     expect(await screen.findByText('Telegram подключён')).toBeInTheDocument();
     expect(screen.getByText('Уведомления будут приходить в чат «Кухня (@kitchen)».')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Открыть интеграцию' })).toHaveAttribute(
@@ -71,7 +63,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('link', { name: 'Открыть Telegram' })).toBeNull();
     expect(asked.count).toBe(3);
 
-    await passPolls(3);
+    await passBindingPolls(3);
     expect(asked.count).toBe(3);
   });
 
@@ -80,7 +72,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     const asked = serveBinding('pending', 'expired');
     await renderSettings(`/account/settings/integrations/telegram/${TOKEN}`);
 
-    await passPolls();
+    await passBindingPolls();
     expect(await screen.findByText('Срок действия ссылки истёк')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Создать новую ссылку' })).toHaveAttribute(
       'href',
@@ -88,7 +80,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     );
     expect(screen.queryByRole('link', { name: 'Открыть Telegram' })).toBeNull();
     const count = asked.count;
-    await passPolls(3);
+    await passBindingPolls(3);
     expect(asked.count).toBe(count);
   });
 
@@ -110,7 +102,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     await act(() => router.navigate('/account/settings'));
     await screen.findByRole('heading', { name: 'Интеграции' });
     const count = asked.count;
-    await passPolls(3);
+    await passBindingPolls(3);
     expect(asked.count).toBe(count);
   });
 
@@ -127,7 +119,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
 
     expect(await screen.findByText('Ссылка не найдена')).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Открыть Telegram' })).toBeNull();
-    await passPolls(3);
+    await passBindingPolls(3);
     expect(asked).toBe(1);
   });
 
@@ -146,7 +138,7 @@ describe('the Telegram binding page', { timeout: 60_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Не удалось загрузить ссылку. Повторите попытку позже.',
     );
-    await passPolls();
+    await passBindingPolls();
     expect(await screen.findByRole('link', { name: 'Открыть Telegram' })).toHaveAttribute(
       'href',
       URL_OF_LINK,
