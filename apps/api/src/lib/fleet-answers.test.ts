@@ -187,13 +187,82 @@ describe('FleetAnswers', () => {
       vi.setSystemTime(1_000_000 + 4_000);
       expect(await h.get(1, 1, 10, 15_000)).toBe(1); // same window
       vi.setSystemTime(1_000_000 + 15_000);
-      expect(await h.get(1, 1, 10, 15_000)).toBe(2); // the next window builds it again
-      const kept = answers.size;
-      expect(kept).toBeLessThan(100); // only the newest window's answer is kept
-      expect(await h.get(1, 1, 10, 15_000)).toBe(2);
+      // The next window: answered with the last one while its own is built, then with its own.
+      expect(await h.get(1, 1, 10, 15_000)).toBe(1);
+      await vi.waitFor(async () => expect(await h.get(1, 1, 10, 15_000)).toBe(2));
+      expect(h.builds()).toBe(2);
+      expect(answers.size).toBeLessThan(100); // only the newest window's answer is kept
+      // A window later than the next one waits for its own answer.
+      vi.setSystemTime(1_000_000 + 45_000);
+      expect(await h.get(1, 1, 10, 15_000)).toBe(3);
     } finally {
       vi.useRealTimers();
       await h.close();
+    }
+  });
+
+  it("answers with the last window's answer while the next is built, but waits for a new version or variant", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answers = new FleetAnswers();
+    const app = Fastify({ logger: false });
+    let builds = 0;
+    let release: () => void = () => undefined;
+    let gate: Promise<void> = Promise.resolve();
+    /** Holds the builds from now until `release()`. */
+    const hold = () => {
+      gate = new Promise<void>((resolve) => (release = resolve));
+    };
+    let failNext = false;
+    app.get('/stat', async (request, reply) => {
+      const { version, variant } = request.query as Record<string, string>;
+      return answers.send(
+        request,
+        reply,
+        user(1, Number(version)),
+        async () => {
+          builds += 1;
+          const build = builds;
+          await gate;
+          if (failNext) {
+            failNext = false;
+            throw new Error('database gone');
+          }
+          return { build };
+        },
+        { freshForMs: 5_000, variant },
+      );
+    });
+    await app.ready();
+    const get = async (version = 1, variant = 'a') =>
+      (await app.inject(`/stat?version=${version}&variant=${variant}`)).json<{ build: number }>().build;
+    try {
+      vi.setSystemTime(5_000_000);
+      expect(await get()).toBe(1);
+      // The window turns while the next build is held: every request meanwhile gets build 1 at once.
+      vi.setSystemTime(5_005_000);
+      hold();
+      expect(await Promise.all([get(), get(), get()])).toEqual([1, 1, 1]);
+      expect(builds).toBe(2); // one build under way, not three
+      release();
+      await vi.waitFor(async () => expect(await get()).toBe(2));
+      // A failed build in the background: the last answer still goes out, the next request builds again.
+      vi.setSystemTime(5_010_000);
+      hold();
+      failNext = true;
+      expect(await get()).toBe(2);
+      release();
+      await vi.waitFor(() => expect(failNext).toBe(false));
+      await vi.waitFor(async () => expect(await get()).toBe(4));
+      // Another variant (a device event) or version (a fleet change) is never answered from the last one.
+      hold();
+      const variantAnswer = get(1, 'b');
+      const versionAnswer = get(2, 'a');
+      await vi.waitFor(() => expect(builds).toBe(6));
+      release();
+      expect(await Promise.all([variantAnswer, versionAnswer])).toEqual([5, 6]);
+    } finally {
+      vi.useRealTimers();
+      await app.close();
     }
   });
 

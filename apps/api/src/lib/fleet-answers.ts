@@ -31,6 +31,10 @@ interface Entry {
   bytes: number;
   /** In {@link FleetAnswers.entries}, and so counted in its bytes. */
   kept: boolean;
+  /** What it was built from beside its URL: the next window's request may be answered with it. */
+  fleetVersion: number;
+  window: number;
+  variant: string;
 }
 
 interface Part {
@@ -74,8 +78,11 @@ export class FleetAnswers {
    * Sends the kept answer for this request, or builds it with `build`, serialises it with the
    * route's schema and keeps it. `freshForMs`: the answer also holds what changes without the
    * fleet version moving (the gateway's `last_online` and `work_start` of devices), so it is kept
-   * for that long at most: one answer per window of that length. `variant`: what else the answer
-   * was built from, read by the caller (a version of other tables); another variant is another answer.
+   * for that long at most: one answer per window of that length. While the next window's answer
+   * is being built, requests are answered with the previous window's, when nothing else it was
+   * built from has moved, so a window's turn holds no request up (such an answer is then at most
+   * `freshForMs` plus one build old). `variant`: what else the answer was built from, read by the
+   * caller (a version of other tables); another variant is another answer, always waited for.
    */
   async send(
     request: FastifyRequest,
@@ -92,8 +99,9 @@ export class FleetAnswers {
     this.seeVersion(organisationId, fleetVersion);
 
     const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
+    const variant = options.variant ?? '';
     const place = `${organisationId}\u0000${request.protocol}://${request.host}${request.url}`;
-    const key = `${place}\u0000${fleetVersion}\u0000${window}\u0000${options.variant ?? ''}`;
+    const key = `${place}\u0000${fleetVersion}\u0000${window}\u0000${variant}`;
     let entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key); // most recently used last
@@ -102,11 +110,21 @@ export class FleetAnswers {
       // Requests that ask while the answer is being built wait for that build instead of
       // starting their own: a busy dashboard asks for the same answer many times a second.
       let building = this.building.get(key);
+      const started = !building;
       if (!building) {
-        building = this.build(key, place, organisationId, fleetVersion, async () =>
+        building = this.build(key, { place, fleetVersion, window, variant }, organisationId, async () =>
           Buffer.from(reply.serialize(await build()) as string),
         );
         this.building.set(key, building);
+      }
+      const previous = this.previousWindow(place, fleetVersion, window, variant);
+      if (previous) {
+        // Nobody awaits this build: its failure is logged here, and the next request builds again.
+        if (started)
+          building.catch((error: unknown) =>
+            request.log.error({ err: error }, 'building the next window of a kept answer failed'),
+          );
+        return this.reply(request, reply, previous);
       }
       entry = await building;
     }
@@ -153,18 +171,26 @@ export class FleetAnswers {
     this.versions.set(organisationId, fleetVersion);
   }
 
+  /** The kept answer of the window before `window` for the same URL, version and variant. */
+  private previousWindow(place: string, fleetVersion: number, window: number, variant: string) {
+    const keptKey = this.kept.get(place);
+    const kept = keptKey === undefined ? undefined : this.entries.get(keptKey);
+    return kept?.fleetVersion === fleetVersion && kept.variant === variant && kept.window === window - 1
+      ? kept
+      : undefined;
+  }
+
   private async build(
     key: string,
-    place: string,
+    built: Pick<Entry, 'place' | 'fleetVersion' | 'window' | 'variant'>,
     organisationId: number,
-    fleetVersion: number,
     serialise: () => Promise<Buffer>,
   ): Promise<Entry> {
     try {
       const json = await serialise();
-      const entry: Entry = { place, json, encoded: {}, bytes: json.length, kept: false };
+      const entry: Entry = { ...built, json, encoded: {}, bytes: json.length, kept: false };
       // Kept unless a newer version was seen while this one was being built.
-      if (this.versions.get(organisationId) === fleetVersion) this.remember(key, entry);
+      if (this.versions.get(organisationId) === built.fleetVersion) this.remember(key, entry);
       return entry;
     } finally {
       this.building.delete(key);
