@@ -16,8 +16,8 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: ci,
   retries: ci ? 1 : 0,
-  // Two cores run the server and the browsers: at most two workers, one on CI.
-  workers: ci ? 1 : 2,
+  // Two cores run the server and the browsers: two workers, each a spec file at a time.
+  workers: 2,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: ci ? 'list' : [['list'], ['html', { open: 'never' }]],
