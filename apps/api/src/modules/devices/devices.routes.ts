@@ -24,7 +24,8 @@ import {
 
 /**
  * Device lists carry what the gateway writes all the time (`last_online`, `work_start`), which
- * does not move the fleet version: a kept list is answered for at most this long.
+ * does not move the fleet version: a kept list is answered for at most this long, plus the time
+ * the next one takes to build (`FleetAnswers.send`).
  */
 export const LIVE_FIELDS_FRESH_MS = 15_000;
 
