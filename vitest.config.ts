@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Workspace packages export their TypeScript sources under the `source` condition, so tests run
@@ -11,14 +12,46 @@ import { defineConfig } from 'vitest/config';
 // e.g. @opentelemetry/api's, which prom-client imports), and the server-side tests run in Node.
 const conditions = ['source', ...defaultServerConditions.filter((condition) => condition !== 'module')];
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
+/**
+ * The longest files start first, so the rest of the suite runs beside them instead of after them:
+ * two minutes of a stalled reader on each database (docs/live-updates.md, "Reconnects"), a flood of
+ * every device limit, and ESLint run on fixtures. Vitest otherwise runs its projects in name order.
+ */
+const startFirst = [
+  'apps/api/src/modules/live/live-stalled.test.ts',
+  'apps/gateway/src/limits/limits.test.ts',
+  'tooling/lint-boundaries.test.ts',
+];
+class StartFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = (file: TestSpecification) => startFirst.some((path) => file.moduleId.endsWith(path));
+    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+  }
+}
+/**
+ * Console test files that need a module graph of their own: they start the console's one router
+ * (`startRouter` keeps it for the page's life) or mock one of its modules.
+ */
+const ownModuleGraph = [
+  'apps/console/src/app/app.test.tsx',
+  'apps/console/src/app/addresses-routes.test.tsx',
+  'apps/console/src/app/page-error.test.tsx',
+];
 
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
-    // Vitest's default is one worker fewer than the cores: a single worker on a two-core machine,
-    // with the other core idle. Its main process only collects results, so use both.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Two more workers than cores: many API tests wait on sockets, SMTP, PostgreSQL or a stalled
+    // reader, and the others run meanwhile (one worker per core left the cores idle a third of
+    // the time).
+    maxWorkers: availableParallelism() + 2,
+    sequence: { sequencer: StartFirstSequencer },
+    // A worker keeps its modules from one test file to the next: importing the app's and the UI
+    // kit's modules again for each of 260 files was a third of the suite's time. Shared helpers
+    // key what they remember by the app or database of the file (e.g. test/security/fixtures.ts).
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
@@ -41,7 +74,21 @@ export default defineConfig({
         test: {
           name: 'console',
           environment: 'jsdom',
+          // Not inherited without `extends`: the same limit as the Node projects.
+          testTimeout: 20_000,
           include: ['apps/console/src/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...ownModuleGraph],
+          isolate: false,
+          setupFiles: ['apps/console/src/test/setup.ts'],
+        },
+      },
+      {
+        resolve: { conditions: ['source', ...defaultClientConditions] },
+        test: {
+          name: 'console-isolated',
+          environment: 'jsdom',
+          testTimeout: 20_000,
+          include: ownModuleGraph,
           setupFiles: ['apps/console/src/test/setup.ts'],
         },
       },

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { loadAccountTexts } from '../lib/i18n';
+import { queryClient } from '../lib/query-client';
 import { server } from './server';
 
 // jsdom lacks these browser APIs that the UI kit reads.
@@ -35,8 +36,9 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-// Charts, tables and lists render slowly on a busy two-core machine.
-configure({ asyncUtilTimeout: 5_000 });
+// Charts, tables and lists render slowly on a busy two-core machine (CI runs the browser tests,
+// the linter and the type checker beside these). A limit, not a wait: passing checks return at once.
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -45,6 +47,8 @@ beforeAll(async () => {
 });
 afterEach(() => {
   cleanup();
+  // The server-state cache is one per worker when test files share their modules.
+  queryClient.clear();
   server.resetHandlers();
   localStorage.clear();
   sessionStorage.clear();

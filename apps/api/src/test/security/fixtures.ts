@@ -291,11 +291,15 @@ export async function makeResource(
   }
 }
 
-const withRequisites = new Set<number>();
+// Per app: test files share this module when Vitest does not isolate them, and each file's fresh
+// database numbers its organisations from 1 again.
+const withRequisites = new WeakMap<FastifyInstance, Set<number>>();
 async function ensureRequisites(app: FastifyInstance, org: Org) {
-  if (withRequisites.has(org.id)) return;
+  const done = withRequisites.get(app) ?? new Set<number>();
+  withRequisites.set(app, done);
+  if (done.has(org.id)) return;
   await asAdmin(app, org, 'POST', '/api/users/update_organization', VALID_ORGANISATION_DETAILS);
-  withRequisites.add(org.id);
+  done.add(org.id);
 }
 
 export const ALL_KINDS: readonly Kind[] = [
