@@ -189,6 +189,8 @@ test.describe('billing without a payment provider (the default settings)', () =>
   let context: BrowserContext;
 
   test.beforeAll(async ({ browser }) => {
+    // A server of its own: starting it and seeding take more than a test's 30 s on a busy machine.
+    test.setTimeout(120_000);
     server = await startServer({ env: { PAYMENT_PROVIDER: 'none' } });
     org = seedFixtures({ databaseUrl: server.databaseUrl, suffix: `-no-provider-${process.pid}` });
     context = await browser.newContext({ baseURL: server.baseURL, locale: 'ru-RU' });

@@ -34,6 +34,8 @@ test.describe('recipes, sets and their deployment', () => {
   let simulator: Simulator | undefined;
 
   test.beforeAll(async ({ browser }) => {
+    // A server of its own: starting it and seeding take more than a test's 30 s on a busy machine.
+    test.setTimeout(120_000);
     mqttPort = await freePort();
     server = await startServer({ env: { MQTT_PORT: String(mqttPort), MQTT_HOST: '127.0.0.1' } });
     org = seedFixtures({ databaseUrl: server.databaseUrl, suffix: unique });
