@@ -36,8 +36,8 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
-// Charts, tables and lists render slowly on a busy two-core machine (CI runs the browser tests,
-// the linter and the type checker beside these). A limit, not a wait: passing checks return at once.
+// Charts, tables and lists render slowly on a busy two-core machine (four test workers on two
+// cores). A limit, not a wait: passing checks return at once.
 configure({ asyncUtilTimeout: 15_000 });
 
 beforeAll(async () => {
