@@ -73,7 +73,7 @@ export default defineConfig({
         resolve: { conditions: ['source', ...defaultClientConditions] },
         test: {
           name: 'console',
-          environment: 'jsdom',
+          environment: 'happy-dom',
           // Not inherited without `extends`: the same limit as the Node projects.
           testTimeout: 20_000,
           include: ['apps/console/src/**/*.test.{ts,tsx}'],
@@ -86,7 +86,7 @@ export default defineConfig({
         resolve: { conditions: ['source', ...defaultClientConditions] },
         test: {
           name: 'console-isolated',
-          environment: 'jsdom',
+          environment: 'happy-dom',
           testTimeout: 20_000,
           include: ownModuleGraph,
           setupFiles: ['apps/console/src/test/setup.ts'],

@@ -1,5 +1,5 @@
 /**
- * jsdom draws nothing: a 2D context that takes every call and a `Path2D` that records nothing let
+ * The test DOM draws nothing: a 2D context that takes every call and a `Path2D` that records nothing let
  * uPlot build its chart as in a browser (canvas, axes, cursor), so the tests see the real DOM.
  */
 export function installCanvas(): void {

@@ -1,5 +1,5 @@
 /**
- * A stand-in for the browser's EventSource (jsdom has none): the console's live stream opens it,
+ * A stand-in for the browser's EventSource (the test DOM has none): the console's live stream opens it,
  * and a test sends it server events with {@link FakeEventSource.emit}.
  */
 export class FakeEventSource {

@@ -5,7 +5,7 @@ import { loadAccountTexts } from '../lib/i18n';
 import { queryClient } from '../lib/query-client';
 import { server } from './server';
 
-// jsdom lacks these browser APIs that the UI kit reads.
+// Browser APIs that the UI kit reads and jsdom lacks (happy-dom has them; one test file runs on jsdom).
 if (!('matchMedia' in window) || typeof window.matchMedia !== 'function') {
   Object.defineProperty(window, 'matchMedia', {
     value: (query: string) => ({
@@ -20,7 +20,7 @@ if (!('matchMedia' in window) || typeof window.matchMedia !== 'function') {
     }),
   });
 }
-// jsdom lacks what Mantine reads too: the combobox scrolls its active option into view, and
+// What jsdom lacks of what Mantine reads too: the combobox scrolls its active option into view, and
 // autosizing text areas listen to font loading.
 if (typeof Element.prototype.scrollIntoView !== 'function') {
   Element.prototype.scrollIntoView = () => undefined;

@@ -27,7 +27,7 @@ import { RoomPage } from './routes/room-page';
 
 /** Test fixtures and a harness for the addresses screens (not part of the app bundle). */
 
-// Whole forms render in these tests; on a busy CI machine jsdom needs more than the 1 s / 5 s defaults.
+// Whole forms render in these tests; on a busy CI machine the test DOM needs more than the 1 s / 5 s defaults.
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 // Unmount first, then forget the cache: cleared under mounted screens, lists would load again.
@@ -35,13 +35,6 @@ afterEach(() => {
   cleanup();
   queryClient.clear();
 });
-// jsdom has no `document.fonts`, which Mantine's autosizing Textarea listens to (every browser has it).
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', {
-    value: { addEventListener: () => undefined, removeEventListener: () => undefined },
-  });
-}
-
 let nextId = 100;
 const stamp = '2026-11-01T09:00:00.000Z';
 

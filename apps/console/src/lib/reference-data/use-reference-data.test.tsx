@@ -1,3 +1,6 @@
+// @vitest-environment jsdom
+// happy-dom fetches a preload link itself, as a browser does, and the fake server sees that request
+// beside the page's own: these tests count each request to the server, so they run on jsdom.
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';

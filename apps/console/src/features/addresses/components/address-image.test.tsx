@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { server } from '../../../test/server';
 import { buildAddress, renderAddresses, serveLists } from '../testing';
 
-// jsdom has no object URLs; the preview only needs one to exist.
+// The preview only needs an object URL to exist; this one is known to the test.
 beforeAll(() => {
   URL.createObjectURL = vi.fn(() => 'blob:preview');
   URL.revokeObjectURL = vi.fn();
@@ -75,8 +75,7 @@ describe('address image', () => {
     await waitFor(() => expect(screen.getByText('Изображение сохранено.')).toBeInTheDocument());
     expect(uploads).toHaveLength(1);
     const sent = uploads[0]?.get('image') as File;
-    // (jsdom's request loses the file name on the way to msw; type and bytes arrive.)
-    expect([sent.type, sent.size]).toEqual(['image/webp', 1024]);
+    expect([sent.name, sent.type, sent.size]).toEqual(['hall.webp', 'image/webp', 1024]);
     expect(calls).toEqual({ addresses: 1, rooms: 1 });
     expect(screen.getByRole('img', { name: 'Изображение: Арбат' })).toHaveAttribute(
       'src',

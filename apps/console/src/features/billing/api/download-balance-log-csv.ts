@@ -26,7 +26,7 @@ function fileNameOf(disposition: unknown): string | null {
   return (plain?.[1] ?? plain?.[2])?.trim() || null;
 }
 
-/** A blob's text (older engines and jsdom lack `Blob.text()`). */
+/** A blob's text (older engines lack `Blob.text()`). */
 function blobText(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

@@ -72,7 +72,7 @@ export async function choose(combobox: HTMLElement, option: string | RegExp) {
 }
 
 /**
- * jsdom lays nothing out: every box is at 0,0 with no size, so a keyboard drag finds no neighbour.
+ * The test DOM lays nothing out: every box is at 0,0 with no size, so a keyboard drag finds no neighbour.
  * This gives each sortable item (`data-sortable-index`) the box it would have in a column, 100 px
  * apart by its place among its siblings, for as long as the test runs; the return undoes it.
  */
@@ -91,7 +91,7 @@ export function layOutSortableItems(): () => void {
   });
   Reflect.set(Element.prototype, 'getBoundingClientRect', function getBoundingClientRect(this: Element) {
     const item = this.closest('[data-sortable-index]');
-    // Anything else keeps jsdom's answer: no box at all.
+    // Anything else keeps the test DOM's answer: no box at all.
     if (!item?.parentElement) return box(0, 0, 0);
     return box([...item.parentElement.children].indexOf(item) * 100, 600, 90);
   });

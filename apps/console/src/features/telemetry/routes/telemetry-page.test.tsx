@@ -23,7 +23,7 @@ const fryer = buildDevice({ id: 2, name: 'Фритюрница', controller_id: 
 const plain = buildDevice({ id: 3, name: 'Стол', controller_id: null });
 const devices = [oven, fryer, plain];
 
-/** A blob's text (jsdom's Blob has no `text()`). */
+/** A blob's text, read as the console reads a download. */
 function readText(blob: Blob | undefined): Promise<string> {
   return new Promise((resolve, reject) => {
     if (!blob) return reject(new Error('no blob'));
