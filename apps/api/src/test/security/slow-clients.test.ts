@@ -102,8 +102,9 @@ describe('slow and idle HTTP clients', () => {
       }
       return times;
     };
-    // The same client first alone (the MQTT sessions are silent): what this machine gives now.
-    const alone = await normalClient(Date.now() + 3_000);
+    // The same client alone, before the slow clients come and after they are gone (the MQTT
+    // sessions are silent): what this machine gives now, other test files running beside it.
+    const alone = await normalClient(Date.now() + 4_000);
 
     const opened = Date.now();
     const slow = Array.from({ length: SLOW_SOCKETS }, () => slowHeaders(port, 1_000));
@@ -132,6 +133,7 @@ describe('slow and idle HTTP clients', () => {
     const shortest = Math.min(...sessions.map((session) => session.closedAt! - session.connectedAt));
     expect(shortest).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 1_000);
     expect(t.gateway.stats.idleDisconnects).toBeGreaterThanOrEqual(IDLE_SESSIONS);
+    alone.push(...(await normalClient(Date.now() + 4_000)));
 
     // Under 50 ms; on a machine so busy (other test files) that the client alone is near that
     // already, the slow clients may add at most half of what it took alone.
@@ -139,7 +141,7 @@ describe('slow and idle HTTP clients', () => {
     const limit = Math.max(50, percentile(alone, 99) * 1.5);
     expect(
       percentile(times, 99),
-      `p99 of ${times.length} requests (alone: ${percentile(alone, 99)} ms)`,
+      `p99 of ${times.length} requests (alone, ${alone.length} requests: ${percentile(alone, 99)} ms)`,
     ).toBeLessThan(limit);
   }, 90_000);
 
