@@ -40,9 +40,9 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // Three programs for every file: one per package (the project service's way) checked the
-        // shared packages again in each.
-        project: ['tsconfig.check.json', 'apps/console/tsconfig.json', 'e2e/tsconfig.json'],
+        projectService: {
+          allowDefaultProject: ['vitest.config.ts', 'playwright.config.ts'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },
