@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_TIMEOUTS } from '@kontrol/server-kit';
 import { buildAddress, buildOrganisation, buildRoom, buildSmartDevice } from '../builders.js';
@@ -26,23 +27,54 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** A socket that starts a request and then sends one more header byte every `everyMs`, never ending it. */
-function slowHeaders(port: number, everyMs: number) {
+/**
+ * `count` sockets that each start a request and then send one more header byte every `everyMs`,
+ * never ending it; what became of each (when it closed, what it was answered) is posted back on
+ * 'report'. They run in a worker thread: their own close events would otherwise land on the event
+ * loop of the server under test, all at the moment it cuts them off.
+ */
+const SLOW_SOCKETS_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { connect } = require('node:net');
+const { port, count, everyMs } = workerData;
+const states = [];
+for (let n = 0; n < count; n += 1) {
+  const state = { closedAt: null, answer: '' };
+  states.push(state);
   const socket = connect(port, '127.0.0.1');
-  const state = { closedAt: undefined as number | undefined, answer: '' };
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (state.answer += chunk));
+  socket.on('data', (chunk) => (state.answer += chunk));
   socket.on('error', () => undefined);
   socket.on('close', () => (state.closedAt = Date.now()));
   socket.on('connect', () => {
-    socket.write('GET /api/users/auth HTTP/1.1\r\nHost: kontrol.test\r\nX-Slow: ');
+    socket.write('GET /api/users/auth HTTP/1.1\\r\\nHost: kontrol.test\\r\\nX-Slow: ');
     const drip = setInterval(() => {
       if (socket.destroyed) clearInterval(drip);
       else socket.write('a');
     }, everyMs);
     socket.once('close', () => clearInterval(drip));
   });
-  return { socket, state };
+}
+parentPort.on('message', (message) => {
+  if (message === 'report') parentPort.postMessage(states);
+});
+`;
+
+interface SlowSocket {
+  closedAt: number | null;
+  answer: string;
+}
+
+function slowSockets(port: number, count: number, everyMs: number) {
+  const worker = new Worker(SLOW_SOCKETS_WORKER, { eval: true, workerData: { port, count, everyMs } });
+  return {
+    report: () =>
+      new Promise<SlowSocket[]>((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage('report');
+      }),
+    stop: () => worker.terminate(),
+  };
 }
 
 describe('slow and idle HTTP clients', () => {
@@ -107,7 +139,7 @@ describe('slow and idle HTTP clients', () => {
     const alone = await normalClient(Date.now() + 4_000);
 
     const opened = Date.now();
-    const slow = Array.from({ length: SLOW_SOCKETS }, () => slowHeaders(port, 1_000));
+    const attack = slowSockets(port, SLOW_SOCKETS, 1_000);
     await sleep(500);
     const times = await normalClient(
       opened +
@@ -115,17 +147,23 @@ describe('slow and idle HTTP clients', () => {
         1_000,
     );
     const deadline = Date.now() + 10_000;
-    while (slow.some(({ state }) => state.closedAt === undefined) && Date.now() < deadline) await sleep(100);
+    let slow = await attack.report();
+    while (slow.some((socket) => socket.closedAt === null) && Date.now() < deadline) {
+      await sleep(100);
+      slow = await attack.report();
+    }
+    await attack.stop();
     while (sessions.some((session) => session.closedAt === undefined) && Date.now() < deadline)
       await sleep(100);
 
-    const open = slow.filter(({ state }) => state.closedAt === undefined);
+    expect(slow.length).toBe(SLOW_SOCKETS);
+    const open = slow.filter((socket) => socket.closedAt === null);
     expect(open.length, 'slow sockets the server kept').toBe(0);
-    const latest = Math.max(...slow.map(({ state }) => state.closedAt!)) - opened;
+    const latest = Math.max(...slow.map((socket) => socket.closedAt!)) - opened;
     expect(latest).toBeLessThan(HTTP_TIMEOUTS.headersTimeoutMs + 2 * HTTP_TIMEOUTS.checkEveryMs + 2_000);
-    const answered = slow.filter(({ state }) => state.answer.startsWith('HTTP/1.1 408'));
+    const answered = slow.filter((socket) => socket.answer.startsWith('HTTP/1.1 408'));
     expect(answered.length).toBe(SLOW_SOCKETS);
-    expect(JSON.parse(answered[0]!.state.answer.split('\r\n\r\n')[1]!)).toHaveProperty('message');
+    expect(JSON.parse(answered[0]!.answer.split('\r\n\r\n')[1]!)).toHaveProperty('message');
 
     // The silent MQTT sessions: closed by the server once idle for MQTT_IDLE_SECONDS, not before.
     expect(sessions.filter((session) => session.closedAt === undefined).length, 'idle sessions kept').toBe(0);
