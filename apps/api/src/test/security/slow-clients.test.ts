@@ -173,10 +173,11 @@ describe('slow and idle HTTP clients', () => {
     expect(t.gateway.stats.idleDisconnects).toBeGreaterThanOrEqual(IDLE_SESSIONS);
     alone.push(...(await normalClient(Date.now() + 4_000)));
 
-    // Under 50 ms; on a machine so busy (other test files) that the client alone is near that
-    // already, the slow clients may add at most half of what it took alone.
+    // Under 50 ms. Node cuts the thousand off in one pass of its connection check, a pause of
+    // some milliseconds that a machine shared with other test files stretches: there, the
+    // slow clients may at most double what the client took alone.
     expect(times.length).toBeGreaterThan(100);
-    const limit = Math.max(50, percentile(alone, 99) * 1.5);
+    const limit = Math.max(50, percentile(alone, 99) * 2);
     expect(
       percentile(times, 99),
       `p99 of ${times.length} requests (alone, ${alone.length} requests: ${percentile(alone, 99)} ms)`,
