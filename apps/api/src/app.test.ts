@@ -11,6 +11,7 @@ describe('platform', () => {
     expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     expect((await t.app.inject('/readyz')).statusCode).toBe(200);
     const other = await buildTestApp();
+    expect((await other.app.inject('/readyz')).statusCode).toBe(200);
     await other.database.handle.close();
     const res = await other.app.inject('/readyz');
     expect(res.statusCode).toBe(503);
