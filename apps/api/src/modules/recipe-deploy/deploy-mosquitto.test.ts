@@ -10,6 +10,20 @@ import { buildTestApp, type TestApp } from '../../test/test-app.js';
 
 type UploadStatus = z.infer<typeof uploadStatusSchema>;
 
+/** Runs `step`, and writes its name on stderr every 10 s it has not ended. */
+async function slowStepNamed(name: string, step: () => Promise<unknown>): Promise<void> {
+  const started = Date.now();
+  const warn = setInterval(
+    () => console.warn(`deploy-mosquitto teardown: ${name}: still waiting after ${Date.now() - started} ms`),
+    10_000,
+  );
+  try {
+    await step();
+  } finally {
+    clearInterval(warn);
+  }
+}
+
 /**
  * Recipe deployment through an external Mosquitto 2 (MQTT_URL): the gateway cannot see the
  * device's connection, so it sends to a device whose last status says it is online, and keeps
@@ -31,9 +45,12 @@ describe.skipIf(!mosquittoAvailable())('recipe deployment through an external br
     httpUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await Promise.all(simulators.map((simulator) => simulator.stop()));
-    await t?.close();
-    await mosquitto?.stop();
+    // This teardown once outlasted the hook's minute in the whole suite: each step says so when slow.
+    await slowStepNamed('the simulators stop', () =>
+      Promise.all(simulators.map((simulator) => simulator.stop())),
+    );
+    await slowStepNamed('the app closes', async () => t?.close());
+    await slowStepNamed('Mosquitto stops', async () => mosquitto?.stop());
   });
 
   const db = () => t.database.handle.db;
