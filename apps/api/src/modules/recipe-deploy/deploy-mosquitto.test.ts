@@ -49,7 +49,9 @@ describe.skipIf(!mosquittoAvailable())('recipe deployment through an external br
     await slowStepNamed('the simulators stop', () =>
       Promise.all(simulators.map((simulator) => simulator.stop())),
     );
-    await slowStepNamed('the app closes', async () => t?.close());
+    // What t.close() does, one step at a time.
+    await slowStepNamed('the app closes', async () => t?.app.close());
+    await slowStepNamed('its database is dropped', async () => t?.database.drop());
     await slowStepNamed('Mosquitto stops', async () => mosquitto?.stop());
   });
 
