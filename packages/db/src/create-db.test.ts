@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +47,47 @@ describe('createDb on SQLite', () => {
       expect((await above(3).execute(handle.db)).rows.map((row) => row.n)).toEqual([4, 5]);
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('createDb on a SQLite file another process writes to', () => {
+  it('a transaction that read, then writes, waits for the write lock instead of failing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kontrol-sqlite-'));
+    const file = join(dir, 'shared.db');
+    const handle = createDb(`sqlite:${file}`);
+    // Another process (as the operator CLI beside the server): on "go", it writes one row and says so.
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))(process.argv[1]);
+         db.pragma('busy_timeout = 5000');
+         process.stdin.once('data', () => {
+           db.prepare("insert into numbers (n) values ('other')").run();
+           process.stdout.write('written');
+         });`,
+        file,
+      ],
+      { cwd: import.meta.dirname, stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    try {
+      await sql`create table numbers (n text)`.execute(handle.db);
+      const written = once(writer.stdout, 'data');
+      await handle.db.transaction().execute(async (trx) => {
+        await sql`select count(*) from numbers`.execute(trx);
+        writer.stdin.write('go\n');
+        // Time for the other process's write; with a plain BEGIN it lands, and the insert fails.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await sql`insert into numbers (n) values ('own')`.execute(trx);
+      });
+      await written;
+      const rows = await sql<{ n: string }>`select n from numbers order by rowid`.execute(handle.db);
+      expect(rows.rows.map((row) => row.n)).toEqual(['own', 'other']);
+    } finally {
+      writer.kill();
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -2,13 +2,18 @@ import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
+  SqliteDriver,
   sql,
+  type DatabaseConnection,
+  type Driver,
   type LogConfig,
   type SqliteDatabase,
+  type SqliteDialectConfig,
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -43,6 +48,29 @@ export interface CreateDbOptions {
   /** PostgreSQL: told when an idle pooled connection fails (default: one line on stderr). */
   onIdleError?: (error: Error & { code?: string }) => void;
   log?: LogConfig;
+}
+
+/**
+ * SQLite transactions take the write lock as they begin (`BEGIN IMMEDIATE`), waiting out the busy
+ * timeout for it. A transaction begun with a plain `BEGIN` that reads and then writes fails at once
+ * with "database is locked" when another process (the operator CLI beside the server) wrote in
+ * between: SQLite cannot wait for a snapshot that is already stale.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 /**
@@ -95,7 +123,7 @@ function openSqlite(url: string, options: CreateDbOptions): DatabaseHandle {
     fold((text) => text.toUpperCase()),
   );
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
     ...(options.log ? { log: options.log } : {}),
   });
   return {
