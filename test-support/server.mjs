@@ -242,13 +242,6 @@ export function runCli(args, { databaseUrl, appUrl }) {
   }
 }
 
-/** @param {string} output @param {RegExp} pattern @param {string} what */
-function capture(output, pattern, what) {
-  const match = pattern.exec(output);
-  if (!match?.[1]) throw new Error(`could not read the ${what} from: ${output}`);
-  return Number(match[1]);
-}
-
 /**
  * @typedef {object} Login
  * @property {string} email
@@ -283,59 +276,22 @@ export const ALL_MODULES = [
 /**
  * Seeds one organisation through the operator CLI (the real public door): an admin, two access
  * roles and three more users. `suffix` keeps e-mails unique on a database that already has users.
+ * The commands run in one Node process (seed-fixtures.mjs).
  * @param {{ databaseUrl: string, suffix?: string }} options
  * @returns {Fixtures}
  */
 export function seedFixtures({ databaseUrl, suffix = '' }) {
-  const password = 'kontrol-e2e-1234';
-  const mail = (/** @type {string} */ local) => `${local}${suffix}@e2e.kontrol.test`;
-  const cli = (/** @type {string[]} */ args) => runCli(args, { databaseUrl });
-
-  const admin = { email: mail('admin'), password, name: 'Анна Админова', modules: ALL_MODULES };
-  const organisationId = capture(
-    cli([
-      'org:create',
-      '--name',
-      `E2E ${suffix || 'organisation'}`,
-      '--admin-email',
-      admin.email,
-      '--admin-name',
-      admin.name,
-      '--password',
-      password,
-    ]),
-    /^Organisation (\d+) created; admin user \d+ </m,
-    'organisation id',
-  );
-  const role = (/** @type {string} */ name, /** @type {string[]} */ modules) =>
-    capture(
-      cli(['role:create', '--org', String(organisationId), '--name', name, '--modules', modules.join(',')]),
-      /^Access role (\d+) created with /m,
-      'access role id',
+  try {
+    const output = execFileSync(
+      process.execPath,
+      [join(ROOT, 'test-support/seed-fixtures.mjs'), databaseUrl, suffix],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
-  const recipesRole = role('Повар', ['recipes']);
-  const dashboardUsersRole = role('Менеджер', ['dashboard', 'users']);
-
-  const user = (
-    /** @type {string} */ local,
-    /** @type {string} */ name,
-    /** @type {number | null} */ roleId,
-    /** @type {string[]} */ modules,
-  ) => {
-    const login = { email: mail(local), password, name, modules };
-    const args = ['user:create', '--org', String(organisationId), '--email', login.email, '--name', name];
-    if (roleId !== null) args.push('--acl-role', String(roleId));
-    cli([...args, '--password', password]);
-    return login;
-  };
-  return {
-    organisationId,
-    admin,
-    recipes: user('recipes', 'Роман Рецептов', recipesRole, ['recipes']),
-    noModules: user('nomodules', 'Нина Безмодульная', null, []),
-    dashboardUsers: user('manager', 'Мария Менеджерова', dashboardUsersRole, ['dashboard', 'users']),
-    profile: user('profile', 'Пётр Профилев', dashboardUsersRole, ['dashboard', 'users']),
-  };
+    return /** @type {Fixtures} */ (JSON.parse(output));
+  } catch (error) {
+    const failure = /** @type {{ stderr?: string, message: string }} */ (error);
+    throw new Error(`seeding the fixtures failed: ${failure.stderr || failure.message}`, { cause: error });
+  }
 }
 
 /**
