@@ -79,7 +79,7 @@ export default defineConfig({
           include: ['apps/console/src/**/*.test.{ts,tsx}'],
           exclude: [...configDefaults.exclude, ...ownModuleGraph],
           isolate: false,
-          setupFiles: ['apps/console/src/test/setup.ts'],
+          setupFiles: ['apps/console/src/test/no-devtools-tasks.ts', 'apps/console/src/test/setup.ts'],
         },
       },
       {
@@ -89,7 +89,7 @@ export default defineConfig({
           environment: 'happy-dom',
           testTimeout: 20_000,
           include: ownModuleGraph,
-          setupFiles: ['apps/console/src/test/setup.ts'],
+          setupFiles: ['apps/console/src/test/no-devtools-tasks.ts', 'apps/console/src/test/setup.ts'],
         },
       },
       {
