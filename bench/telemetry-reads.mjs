@@ -112,7 +112,7 @@ let loadSeconds = Number.NaN;
 /** @type {{ id: number }[]} */
 let devices;
 // The load's last sample: the minute an hour ago, or, reusing a database, the one saved with it.
-let end = Date.now() - (Date.now() % MINUTE) - 60 * MINUTE;
+let end = Math.floor(Date.now() / MINUTE) * MINUTE - 60 * MINUTE;
 try {
   if (REUSE) {
     await loader.stop();

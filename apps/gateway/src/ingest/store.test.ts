@@ -139,7 +139,7 @@ describe('the ingest store', () => {
     const stepByStep = new IngestPipeline({ store: { writeBatch: (work) => stepStore.writeBatch(work) } });
 
     const next = random(7);
-    const start = Date.now() - (Date.now() % MINUTE) - 3 * 86_400_000;
+    const start = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * 86_400_000;
     const clocks = built.map(() => start);
     const sent: TelemetrySample[][] = built.map(() => []);
     const gone = built[built.length - 1] as (typeof built)[number];

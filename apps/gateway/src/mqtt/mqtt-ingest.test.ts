@@ -74,7 +74,7 @@ function samplesOf(deviceId: number) {
     .execute();
 }
 
-const recent = () => Date.now() - (Date.now() % 60_000) - 30 * 60_000;
+const recent = () => Math.floor(Date.now() / 60_000) * 60_000 - 30 * 60_000;
 
 /** How the broker refuses, by protocol: CONNACK, PUBACK and SUBACK codes. */
 const CODES = {

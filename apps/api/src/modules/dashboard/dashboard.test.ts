@@ -179,7 +179,7 @@ describe('GET /api/devices/info/prefer_graph and /api/devices/reports/dashboard'
     });
     const theirs = await buildOrganisation(t.db);
     const foreign = await buildSmartDevice(t.db, theirs.organisationId);
-    const hour = Date.now() - (Date.now() % HOUR) - 2 * HOUR;
+    const hour = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
     const date = new Date(hour).toISOString().slice(0, 10);
     const base = { temperature: 100, door_open: false };
     await ingest(oven.credential, [
@@ -221,7 +221,7 @@ describe('GET /api/devices/info/prefer_graph and /api/devices/reports/dashboard'
       timeZone: 'UTC',
     });
     await t.db.updateTable('devices').set({ name: 'Мойка 1' }).where('id', '=', washer.id).execute();
-    const hour = Date.now() - (Date.now() % HOUR) - 2 * HOUR;
+    const hour = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
     const date = new Date(hour).toISOString().slice(0, 10);
     await ingest(oven.credential, [
       { ts: hour + MINUTE, current: 30, state: 'heating', temperature: 100, door_open: false },
@@ -280,7 +280,7 @@ describe('GET /api/devices/info/prefer_graph and /api/devices/reports/dashboard'
       ],
     });
     await t.db.updateTable('devices').set({ template_id: template.id }).where('id', '=', oven.id).execute();
-    const start = Date.now() - (Date.now() % MINUTE) - 30 * MINUTE;
+    const start = Math.floor(Date.now() / MINUTE) * MINUTE - 30 * MINUTE;
     const date = new Date(start).toISOString().slice(0, 10);
     const base = { temperature: 150, door_open: false };
     await ingest(oven.credential, [

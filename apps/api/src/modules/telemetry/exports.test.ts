@@ -105,7 +105,7 @@ describe('GET /api/telemetry/csv', () => {
     const org = await buildOrganisation(t.db);
     // São Paulo keeps UTC-3 all year.
     const device = await buildSmartDevice(t.db, org.organisationId, { timeZone: 'America/Sao_Paulo' });
-    const ts = Date.now() - (Date.now() % HOUR) - HOUR;
+    const ts = Math.floor(Date.now() / HOUR) * HOUR - HOUR;
     const local = new Date(ts - 3 * HOUR).toISOString();
     await ingest(device.credential, [
       { ts, current: 12.25, temperature: -3.5, door_open: false, state: 'washing' },
