@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeviceWithCredential, RecipeBind, uploadStatusSchema } from '@kontrol/contracts';
 import { startSimulator, type Simulator } from '@kontrol/simulator';
@@ -10,13 +11,29 @@ import { buildTestApp, type TestApp } from '../../test/test-app.js';
 
 type UploadStatus = z.infer<typeof uploadStatusSchema>;
 
-/** Runs `step`, and writes its name on stderr every 10 s it has not ended. */
-async function slowStepNamed(name: string, step: () => Promise<unknown>): Promise<void> {
+/** What keeps the process busy, by kind (`TCPSocketWrap: 3, Timeout: 12`). */
+function activeResources(): string {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return [...counts].map(([kind, count]) => `${kind}: ${count}`).join(', ');
+}
+
+/**
+ * Runs `step`, and writes its name on stderr every 10 s it has not ended, with the process's
+ * active resources and the API's open HTTP connections (what it may be waiting for).
+ */
+async function slowStepNamed(name: string, step: () => Promise<unknown>, http?: () => Server): Promise<void> {
   const started = Date.now();
-  const warn = setInterval(
-    () => console.warn(`deploy-mosquitto teardown: ${name}: still waiting after ${Date.now() - started} ms`),
-    10_000,
-  );
+  const warn = setInterval(() => {
+    const server = http?.();
+    const report = (connections: number | string) =>
+      console.warn(
+        `deploy-mosquitto teardown: ${name}: still waiting after ${Date.now() - started} ms; ` +
+          `HTTP connections open: ${connections}; active: ${activeResources()}`,
+      );
+    if (server) server.getConnections((error, count) => report(error ? error.message : count));
+    else report('-');
+  }, 10_000);
   try {
     await step();
   } finally {
@@ -50,7 +67,11 @@ describe.skipIf(!mosquittoAvailable())('recipe deployment through an external br
       Promise.all(simulators.map((simulator) => simulator.stop())),
     );
     // What t.close() does, one step at a time.
-    await slowStepNamed('the app closes', async () => t?.app.close());
+    await slowStepNamed(
+      'the app closes',
+      async () => t?.app.close(),
+      () => t.app.server,
+    );
     await slowStepNamed('its database is dropped', async () => t?.database.drop());
     await slowStepNamed('Mosquitto stops', async () => mosquitto?.stop());
   });
