@@ -39,6 +39,9 @@ const ownModuleGraph = [
   'apps/console/src/app/page-error.test.tsx',
 ];
 
+/** Both console projects' setup: React's DevTools tasks off before React loads, then the DOM's gaps and msw. */
+const consoleSetupFiles = ['apps/console/src/test/no-devtools-tasks.ts', 'apps/console/src/test/setup.ts'];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
@@ -79,7 +82,7 @@ export default defineConfig({
           include: ['apps/console/src/**/*.test.{ts,tsx}'],
           exclude: [...configDefaults.exclude, ...ownModuleGraph],
           isolate: false,
-          setupFiles: ['apps/console/src/test/no-devtools-tasks.ts', 'apps/console/src/test/setup.ts'],
+          setupFiles: consoleSetupFiles,
         },
       },
       {
@@ -89,7 +92,7 @@ export default defineConfig({
           environment: 'happy-dom',
           testTimeout: 20_000,
           include: ownModuleGraph,
-          setupFiles: ['apps/console/src/test/no-devtools-tasks.ts', 'apps/console/src/test/setup.ts'],
+          setupFiles: consoleSetupFiles,
         },
       },
       {
