@@ -1,11 +1,12 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test-support/chromium.mjs';
+import { CHROMIUM_ARGS, TEST_BROWSER_PATH } from './test-support/chromium.mjs';
 
 /**
  * Browser tests of the console against the real server (e2e/global-setup.ts starts it on a free
  * port with a fresh SQLite database and seeds the logins; `E2E_BASE_URL` uses a running one).
- * Debian's Chromium only: no browser is downloaded. The base URL reaches the tests through
- * PLAYWRIGHT_TEST_BASE_URL, which the global setup sets.
+ * Debian's Chromium only (its headless shell when installed, test-support/chromium.mjs): no browser
+ * is downloaded. The base URL reaches the tests through PLAYWRIGHT_TEST_BASE_URL, which the global
+ * setup sets.
  */
 const ci = Boolean(process.env.CI);
 
@@ -33,7 +34,7 @@ export default defineConfig({
       name: 'chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+        launchOptions: { executablePath: TEST_BROWSER_PATH, args: CHROMIUM_ARGS },
       },
     },
   ],
