@@ -39,6 +39,8 @@ const ownModuleGraph = [
   'apps/console/src/app/page-error.test.tsx',
 ];
 
+/** The API projects' setup: argon2 at a test's cost (OWASP's baseline is checked on its own). */
+const apiSetupFiles = ['apps/api/src/test/cheap-password-hashing.ts'];
 /** Both console projects' setup: React's DevTools tasks off before React loads, then the DOM's gaps and msw. */
 const consoleSetupFiles = ['apps/console/src/test/no-devtools-tasks.ts', 'apps/console/src/test/setup.ts'];
 
@@ -100,6 +102,7 @@ export default defineConfig({
         test: {
           name: 'api-sqlite',
           include: ['apps/api/src/**/*.test.ts'],
+          setupFiles: apiSetupFiles,
           env: { KONTROL_TEST_DIALECT: 'sqlite' },
         },
       },
@@ -118,6 +121,7 @@ export default defineConfig({
               test: {
                 name: 'api-postgres',
                 include: ['apps/api/src/**/*.test.ts'],
+                setupFiles: apiSetupFiles,
                 env: { KONTROL_TEST_DIALECT: 'postgres' },
               },
             },

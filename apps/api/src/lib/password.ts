@@ -1,16 +1,30 @@
 import { hash, verify } from '@node-rs/argon2';
 import { randomSecret } from './crypto.js';
 
+/** The cost of an argon2id hash: memory in KiB, passes, lanes. */
+export interface PasswordHashCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
 /** OWASP's argon2id baseline: 19 MiB, two passes, one lane. */
-const ARGON2_OPTIONS = {
-  algorithm: 2, // Algorithm.Argon2id (a const enum, not importable under verbatimModuleSyntax)
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-} as const;
+export const PASSWORD_HASH_COST: PasswordHashCost = { memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+let cost = PASSWORD_HASH_COST;
+
+/**
+ * For the test suites only (src/test/cheap-password-hashing.ts): their thousands of sign-ins and new
+ * users otherwise spend over a minute of CPU in argon2. A hash carries its own cost, so a password
+ * hashed at one cost verifies whatever the current one is.
+ */
+export function setPasswordHashCostForTests(next: PasswordHashCost): void {
+  cost = next;
+}
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  // Algorithm.Argon2id is a const enum, not importable under verbatimModuleSyntax.
+  return hash(password, { algorithm: 2, ...cost });
 }
 
 let decoyHash: Promise<string> | undefined;

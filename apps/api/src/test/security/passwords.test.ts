@@ -4,11 +4,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../cli.js';
 import { COMMON_PASSWORDS_COUNT, commonPasswords, isCommonPassword } from '../../lib/common-passwords.js';
 import { sha256 } from '../../lib/crypto.js';
-import { hashPassword, verifyPassword } from '../../lib/password.js';
+import {
+  PASSWORD_HASH_COST,
+  hashPassword,
+  setPasswordHashCostForTests,
+  verifyPassword,
+} from '../../lib/password.js';
 import { LOGIN_THROTTLE } from '../../modules/auth/auth.service.js';
 import { replaceUserToken } from '../../modules/auth/tokens.repository.js';
 import { DEMO_LOGIN } from '../../modules/demo/demo.seed.js';
 import { buildOrganisation } from '../builders.js';
+import { CHEAP_PASSWORD_HASH_COST } from '../cheap-password-hashing.js';
 import { TestClient, nextTestIp } from '../http-client.js';
 import { useAppWithRoutes } from './route-table.js';
 import { propertiesOf } from './values.js';
@@ -67,6 +73,29 @@ async function linkFor(userId: number, purpose: 'password_reset' | 'invitation')
   });
   return token;
 }
+
+describe('password hashes', () => {
+  it('the app stores argon2id at OWASP’s baseline, 19 MiB, two passes, one lane; the tests’ cheaper hashes verify too', async () => {
+    const org = await buildOrganisation(ctx.db);
+    const client = new TestClient(ctx.app);
+    await client.login(org.admin.email, org.admin.password);
+    const password = STRONG();
+    setPasswordHashCostForTests(PASSWORD_HASH_COST);
+    try {
+      const changed = await client.put('/api/user/password', {
+        current_password: org.admin.password,
+        password,
+        password_confirmation: password,
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      expect(await passwordHashOf(org.admin.id)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      // The user's old hash, made at the tests' cost, was verified at the app's.
+      expect(await canLogin(org.admin.email, password)).toBe(true);
+    } finally {
+      setPasswordHashCostForTests(CHEAP_PASSWORD_HASH_COST);
+    }
+  });
+});
 
 describe('the common-passwords list', () => {
   it('knows common passwords in any case; the demo password is not one of them', () => {
