@@ -14,13 +14,12 @@ const conditions = ['source', ...defaultServerConditions.filter((condition) => c
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 /**
  * The longest files start first, so the rest of the suite runs beside them instead of after them:
- * two minutes of a stalled reader on each database (docs/live-updates.md, "Reconnects"), a flood of
- * every device limit, and ESLint run on fixtures. Vitest otherwise runs its projects in name order.
+ * two minutes of a stalled reader on each database (docs/live-updates.md, "Reconnects") and a flood
+ * of every device limit. Vitest otherwise runs its projects in name order.
  */
 const startFirst = [
   'apps/api/src/modules/live/live-stalled.test.ts',
   'apps/gateway/src/limits/limits.test.ts',
-  'tooling/lint-boundaries.test.ts',
 ];
 class StartFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
