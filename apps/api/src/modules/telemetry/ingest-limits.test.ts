@@ -18,7 +18,8 @@ import { useTestApp, type TestContext } from '../../test/test-app.js';
 
 /**
  * The device limits (docs/device-protocol.md, "Limits") through the real doors of the API and its
- * gateway: a flood from one credential over 8 HTTP connections and over MQTT at once stores no
+ * gateway: four uploads held open refuse a fifth as one connection too many; then a flood from one
+ * credential over 8 HTTP connections and over MQTT at once stores no
  * more than the limits allow, gets 429 with Retry-After (HTTP) or no PUBACK (MQTT), while another
  * organisation's device is served; the device's limits page shows it, and the organisation is told
  * once a day, whatever restarts. The limits a gateway process applies alone are tested in
@@ -81,7 +82,24 @@ describe('a flood from one credential, over HTTP and MQTT', () => {
     };
 
     const started = Date.now();
-    const deadline = started + 2_500;
+    // Uploads that have sent half their body hold every connection the credential may have, so one
+    // more is refused as one too many, however busy the machine is. The probes send no samples, so
+    // they take nothing from the rate.
+    const held = Array.from({ length: LIMITS.connections }, () =>
+      postTelemetry(port, new Agent(), device.credential, nextBatch(200), {}, 1_500),
+    );
+    let heldSettled = false;
+    const heldDone = Promise.all(held).finally(() => (heldSettled = true));
+    let oneTooMany: IngestAnswer | undefined;
+    while (!oneTooMany && !heldSettled) {
+      const probe = await postTelemetry(port, new Agent(), device.credential, []);
+      if (probe.status === 429 && probe.body.reason === 'connections') oneTooMany = probe;
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(oneTooMany, 'no upload was refused while four were held open').toBeDefined();
+    answers.push(oneTooMany!, ...(await heldDone));
+
+    const deadline = Date.now() + 2_500;
     const http = Array.from({ length: 8 }, async () => {
       while (Date.now() < deadline)
         answers.push(await postTelemetry(port, agent, device.credential, nextBatch(200), {}, 20));
