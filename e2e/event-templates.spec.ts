@@ -113,6 +113,8 @@ test.describe('current templates and device events', () => {
       await page.getByRole('tab', { name: 'События' }).click();
       await expect(page).toHaveURL(/[?&]tab=events(&|$)/);
       await page.getByRole('link', { name: 'Добавить событие' }).click();
+      // The list has an «Устройство» filter too: wait for the form before using its field of that name.
+      await expect(page.getByRole('button', { name: 'Добавить событие' })).toBeVisible();
       await page.getByRole('combobox', { name: 'Устройство' }).click();
       await page.getByRole('combobox', { name: 'Устройство' }).fill(unique);
       await page.getByRole('option', { name: deviceName }).click();
@@ -130,6 +132,8 @@ test.describe('current templates and device events', () => {
 
     await test.step('the events list finds it with the filters and acknowledges it; axe finds nothing', async () => {
       await page.getByRole('link', { name: '← Все события' }).click();
+      // The event's page has a «Важность» field too: wait for the list before using its filter.
+      await expect(page.getByRole('switch', { name: 'Только неподтверждённые' })).toBeVisible();
       await page.getByRole('combobox', { name: 'Важность' }).click();
       await page.getByRole('option', { name: 'Авария' }).click();
       // The switches write the query string: click, then wait for the list to follow.
