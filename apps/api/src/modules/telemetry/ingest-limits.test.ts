@@ -19,10 +19,10 @@ import { useTestApp, type TestContext } from '../../test/test-app.js';
 /**
  * The device limits (docs/device-protocol.md, "Limits") through the real doors of the API and its
  * gateway: four uploads held open refuse a fifth as one connection too many; then a flood from one
- * credential over 8 HTTP connections and over MQTT at once stores no
- * more than the limits allow, gets 429 with Retry-After (HTTP) or no PUBACK (MQTT), while another
- * organisation's device is served; the device's limits page shows it, and the organisation is told
- * once a day, whatever restarts. The limits a gateway process applies alone are tested in
+ * credential over 8 HTTP connections and over MQTT at once stores no more than the limits allow,
+ * gets 429 with Retry-After (HTTP) or no PUBACK (MQTT), while another organisation's device is
+ * served; the device's limits page shows it, and the organisation is told once a day, whatever
+ * restarts. The limits a gateway process applies alone are tested in
  * apps/gateway/src/limits/limits.test.ts.
  */
 
