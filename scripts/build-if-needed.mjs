@@ -29,7 +29,8 @@ function newest(path) {
 export function buildIfNeeded({ log = (line) => console.log(line), console: withConsole = true } = {}) {
   const run = (/** @type {string} */ command, /** @type {string[]} */ args, env = process.env) =>
     execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', env });
-  run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b']);
+  // TypeScript 7's compiler; `typescript` itself is 6, for the tools that use its API (docs/decisions.md).
+  run(process.execPath, [join(ROOT, 'node_modules/@typescript/native/bin/tsc'), '-b']);
   if (process.env.CONSOLE_DIST || !withConsole) return;
   const consoleDir = join(ROOT, 'apps/console');
   const index = join(consoleDir, 'dist/index.html');
