@@ -65,4 +65,16 @@ describe('serializerCompiler (fast-json-stringify from the zod schema)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ at: '1970-01-01T00:00:00.000Z' });
   });
+
+  it('compiles a schema once: a second route or app with the same schema gets the same writer', async () => {
+    const shared = z.object({ data: z.array(device) });
+    const compile = (url: string, schema: z.ZodType) =>
+      serializerCompiler({ schema, method: 'GET', url, httpStatus: '200' });
+    const first = compile('/a', shared);
+    expect(compile('/b', shared)).toBe(first);
+    expect(compile('/a', z.object({ data: z.array(device) }))).not.toBe(first);
+    // Still one route's answer written by the shared writer, extra fields left out.
+    const res = await answer(shared, { data: [], extra: 'not declared' });
+    expect(res.json()).toEqual({ data: [] });
+  });
 });
