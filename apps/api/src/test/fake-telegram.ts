@@ -152,6 +152,41 @@ export async function startFakeTelegram(options: { botUsername?: string } = {}):
     ok(poll.response, updates.slice(0, poll.limit));
   };
 
+  /** A getUpdates once no webhook stands in the way. */
+  const pollUpdates = (params: Record<string, unknown>, response: ServerResponse) => {
+    // Telegram serves one getUpdates per bot: a newer request ends the one waiting.
+    maxConcurrentPolls = Math.max(maxConcurrentPolls, waiting.size + 1);
+    for (const poll of [...waiting]) {
+      clearTimeout(poll.timer);
+      waiting.delete(poll);
+      conflicts += 1;
+      fail(poll.response, {
+        error_code: 409,
+        description:
+          'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+      });
+    }
+    const offset = typeof params.offset === 'number' ? params.offset : undefined;
+    confirm(offset);
+    const limit = typeof params.limit === 'number' ? Math.min(Math.max(params.limit, 1), 100) : 100;
+    const timeout = typeof params.timeout === 'number' ? params.timeout : 0;
+    if (updates.length > 0 || timeout <= 0) {
+      ok(response, updates.slice(0, limit));
+      return;
+    }
+    const poll: WaitingPoll = {
+      response,
+      offset,
+      limit,
+      timer: setTimeout(() => answerPoll(poll), timeout * 1000),
+    };
+    waiting.add(poll);
+    response.on('close', () => {
+      clearTimeout(poll.timer);
+      waiting.delete(poll);
+    });
+  };
+
   const methods: Record<string, (params: Record<string, unknown>, response: ServerResponse) => void> = {
     getme: (_params, response) =>
       ok(response, {
@@ -176,37 +211,14 @@ export async function startFakeTelegram(options: { botUsername?: string } = {}):
         });
         return;
       }
-      // Telegram serves one getUpdates per bot: a newer request ends the one waiting.
-      maxConcurrentPolls = Math.max(maxConcurrentPolls, waiting.size + 1);
-      for (const poll of [...waiting]) {
-        clearTimeout(poll.timer);
-        waiting.delete(poll);
-        conflicts += 1;
-        fail(poll.response, {
-          error_code: 409,
-          description:
-            'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+      // A poll its client has just given up (a process that stopped) may still look open here:
+      // the close of its connection can be read after this request in the same turn of the event
+      // loop. Those events go first, so only a poll still waited for counts as concurrent.
+      if (waiting.size === 0) pollUpdates(params, response);
+      else
+        setImmediate(() => {
+          if (!response.writableEnded && !response.destroyed) pollUpdates(params, response);
         });
-      }
-      const offset = typeof params.offset === 'number' ? params.offset : undefined;
-      confirm(offset);
-      const limit = typeof params.limit === 'number' ? Math.min(Math.max(params.limit, 1), 100) : 100;
-      const timeout = typeof params.timeout === 'number' ? params.timeout : 0;
-      if (updates.length > 0 || timeout <= 0) {
-        ok(response, updates.slice(0, limit));
-        return;
-      }
-      const poll: WaitingPoll = {
-        response,
-        offset,
-        limit,
-        timer: setTimeout(() => answerPoll(poll), timeout * 1000),
-      };
-      waiting.add(poll);
-      response.on('close', () => {
-        clearTimeout(poll.timer);
-        waiting.delete(poll);
-      });
     },
     getchatmember: (params, response) => {
       const chatId =
