@@ -18,6 +18,11 @@ function activeResources(): string {
   return [...counts].map(([kind, count]) => `${kind}: ${count}`).join(', ');
 }
 
+/** `GET /api/…, POST /api/…` for the requests, or `none`. */
+function inFlightLines(requests: Iterable<IncomingMessage> = []): string {
+  return [...requests].map((request) => `${request.method} ${request.url}`).join(', ') || 'none';
+}
+
 /**
  * Runs `step`, and writes its name on stderr every 10 s it has not ended, with the process's
  * active resources, the API's open HTTP connections and the requests still in flight (what it
@@ -26,14 +31,14 @@ function activeResources(): string {
 async function slowStepNamed(
   name: string,
   step: () => Promise<unknown>,
-  http?: { server: () => Server; inFlight: ReadonlySet<string> },
+  http?: { server: () => Server; inFlight: ReadonlySet<IncomingMessage> },
 ): Promise<void> {
   const started = Date.now();
   const warn = setInterval(() => {
     const report = (connections: number | string) =>
       console.warn(
         `deploy-mosquitto teardown: ${name}: still waiting after ${Date.now() - started} ms; ` +
-          `HTTP connections open: ${connections}; requests in flight: ${[...(http?.inFlight ?? [])].join(', ') || 'none'}; ` +
+          `HTTP connections open: ${connections}; requests in flight: ${inFlightLines(http?.inFlight)}; ` +
           `active: ${activeResources()}`,
       );
     if (http) http.server().getConnections((error, count) => report(error ? error.message : count));
@@ -56,8 +61,8 @@ describe.skipIf(!mosquittoAvailable())('recipe deployment through an external br
   let t: TestApp;
   let httpUrl = '';
   const simulators: Simulator[] = [];
-  /** The API's requests not yet answered (`GET /api/…`), for the teardown's report. */
-  const inFlight = new Set<string>();
+  /** The API's requests not yet answered, for the teardown's report. */
+  const inFlight = new Set<IncomingMessage>();
 
   beforeAll(async () => {
     mosquitto = await startMosquitto();
@@ -67,9 +72,8 @@ describe.skipIf(!mosquittoAvailable())('recipe deployment through an external br
     );
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     t.app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      const line = `${request.method} ${request.url}`;
-      inFlight.add(line);
-      response.once('close', () => inFlight.delete(line));
+      inFlight.add(request);
+      response.once('close', () => inFlight.delete(request));
     });
     httpUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
