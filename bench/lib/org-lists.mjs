@@ -1,9 +1,11 @@
 // Fills an organisation seeded by test-support/server.mjs (seedFleetAndSignIn: fixtures and a fleet)
 // with what its other lists hold in real use, for the API list benchmark (bench/devices-api.mjs):
-//   - device groups, recipes, complaints and users, created through the API as the console does
-//     (so every rule and side effect applies: complaints notify, users get their invitation);
+//   - device groups (of 10 to 500 devices), recipes, complaints and users, created through the API
+//     as the console does (so every rule and side effect applies: complaints notify, users get
+//     their invitation);
 //   - device events: a day of the fleet's life (bench/lib/fleet-life.mjs: open faults and "no
-//     data" events);
+//     data" events), then closed ones going back over the months before, some acknowledged;
+//   - access roles with a few modules each, the users spread over them;
 //   - the admin's notifications, written straight into the SQLite database (already dispatched,
 //     older ones read), as the rules would have left them over a few months.
 import Database from 'better-sqlite3';
@@ -11,10 +13,12 @@ import { liven } from './fleet-life.mjs';
 
 /**
  * @typedef {object} ListAmounts
- * @property {number} groups         device groups, 40 devices each
+ * @property {number} groups         device groups, of 10 to 500 devices
  * @property {number} recipes
  * @property {number} complaints
  * @property {number} users          users added beside the fixtures
+ * @property {number} roles          access roles added beside the fixtures
+ * @property {number} events         device events in all (a day of life, then closed ones before it)
  * @property {number} notifications  the admin's
  */
 
@@ -77,6 +81,14 @@ const COMPLAINTS = [
 ];
 const PRIORITIES = ['low', 'normal', 'normal', 'high', 'urgent'];
 const RECIPES = ['Курица гриль', 'Бриошь', 'Лосось на пару', 'Овощи конфи', 'Круассан', 'Ростбиф'];
+const DAY = 86_400_000;
+/** Closed events of the months before: kinds the rules open (docs/events.md), with their severity. */
+const EVENT_KINDS = [
+  ['no_data', 'warning'],
+  ['current_above', 'warning'],
+  ['error_code', 'critical'],
+  ['door_open_while_heating', 'info'],
+];
 const NOTIFICATION_KINDS = [
   ['no_data', 'warning', 'Нет данных больше 60 минут'],
   ['current_above', 'warning', 'Ток выше нормы: 42 А при норме до 30 А'],
@@ -109,15 +121,15 @@ export async function seedLists(server, admin, logins, amounts) {
   const ovens = [typeId('combi_oven'), typeId('convection_oven')];
   const deviceIds = devices.data.map((d) => d.id);
 
-  await times(amounts.groups, (i) =>
-    api.post('/api/devices/client/groups/add', {
+  await times(amounts.groups, (i) => {
+    // 10 to 500 devices, spread over the range: a line, an address, a region.
+    const size = Math.min(10 + ((i * 97) % 491), deviceIds.length);
+    return api.post('/api/devices/client/groups/add', {
       name: `Группа ${i + 1}`,
       description: 'Для нагрузочного теста',
-      device_ids: Array.from({ length: Math.min(40, deviceIds.length) }, (_, k) => {
-        return deviceIds[(i * 40 + k) % deviceIds.length];
-      }),
-    }),
-  );
+      device_ids: Array.from({ length: size }, (_, k) => deviceIds[(i * 50 + k) % deviceIds.length]),
+    });
+  });
   await times(amounts.recipes, (i) =>
     api.post('/api/recipes/', {
       name: `${RECIPES[i % RECIPES.length]} №${i + 1}`,
@@ -165,7 +177,69 @@ export async function seedLists(server, admin, logins, amounts) {
        values (?, ?, ?, ?, ?, ?, ?, null, ?, ?, ?)`,
     );
     const now = Date.now();
+    const modules = /** @type {{ id: number }[]} */ (
+      db.prepare('select id from acl_modules where is_client_system = 1 order by id').all()
+    ).map((m) => m.id);
+    const addRole = db.prepare(
+      `insert into acl_roles (organisation_id, name, is_admin_role, is_client_system, created_at, updated_at)
+       values (?, ?, 0, 1, ?, ?) returning id`,
+    );
+    const addModule = db.prepare('insert into acl_role_modules (acl_role_id, acl_module_id) values (?, ?)');
+    const iso = new Date(now).toISOString();
     db.transaction(() => {
+      const roleIds = [];
+      for (let i = 0; i < amounts.roles; i += 1) {
+        const { id } = /** @type {{ id: number }} */ (
+          addRole.get(logins.organisationId, `Роль ${i + 1}`, iso, iso)
+        );
+        roleIds.push(id);
+        for (let k = 0; k < 4; k += 1) addModule.run(id, modules[(i + k * 5) % modules.length]);
+      }
+      // The added staff (not the fixtures' people) spread over the roles.
+      const staff = /** @type {{ id: number }[]} */ (
+        db
+          .prepare("select id from users where organisation_id = ? and email like 'staff-%' order by id")
+          .all(logins.organisationId)
+      );
+      const setRole = db.prepare('update users set acl_role_id = ? where id = ?');
+      if (roleIds.length > 0)
+        staff.forEach((member, i) => setRole.run(roleIds[i % roleIds.length], member.id));
+
+      // Closed events before the day of life: one every few minutes somewhere in the fleet.
+      const existing = /** @type {{ n: number }} */ (
+        db
+          .prepare('select count(*) as n from device_events where organisation_id = ?')
+          .get(logins.organisationId)
+      ).n;
+      const addEvent = db.prepare(
+        `insert into device_events (organisation_id, device_id, template_id, rule_key, condition_key, kind, severity,
+           details, value, started_ts, ended_ts, acknowledged_at, acknowledged_by, created_at, updated_at)
+         values (?, ?, null, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const adminId = /** @type {{ id: number }} */ (user).id;
+      const closed = Math.max(0, amounts.events - existing);
+      for (let i = 0; i < closed; i += 1) {
+        const [kind, severity] = EVENT_KINDS[i % EVENT_KINDS.length];
+        const started = now - DAY - (closed - i) * 180_000;
+        const at = new Date(started).toISOString();
+        addEvent.run(
+          logins.organisationId,
+          deviceIds[(i * 13) % deviceIds.length],
+          `bench-${kind}`,
+          `0:bench-${kind}`,
+          kind,
+          severity,
+          kind === 'error_code' ? JSON.stringify({ code: `E${10 + (i % 40)}` }) : null,
+          kind === 'current_above' ? 31 + (i % 12) : null,
+          started,
+          started + 60_000 + (i % 50) * 60_000,
+          i % 3 === 0 ? at : null,
+          i % 3 === 0 ? adminId : null,
+          at,
+          at,
+        );
+      }
+
       for (let i = 0; i < amounts.notifications; i += 1) {
         const [kind, severity, body] = NOTIFICATION_KINDS[i % NOTIFICATION_KINDS.length];
         // One every ten minutes going back; all but the newest hundred read.
@@ -198,6 +272,7 @@ export async function seedLists(server, admin, logins, amounts) {
       recipes: count('select count(*) as n from recipes where organisation_id = ?'),
       complaints: count('select count(*) as n from complaints where organisation_id = ?'),
       users: count('select count(*) as n from users where organisation_id = ?'),
+      roles: count('select count(*) as n from acl_roles where organisation_id = ?'),
     };
   } finally {
     db.close();

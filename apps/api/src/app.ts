@@ -51,7 +51,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { serializerCompiler } from './lib/serializer.js';
 import { validatorCompiler } from './lib/zod.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { FleetAnswers } from './lib/fleet-answers.js';
+import { KeptAnswers } from './lib/kept-answers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,8 +63,8 @@ declare module 'fastify' {
     notifier: NotificationDispatcher;
     /** This process's live streams, `GET /api/live` (docs/live-updates.md). */
     live: LiveHub;
-    /** Fleet lists kept while the organisation's fleet has not changed (lib/fleet-answers.ts). */
-    fleetAnswers: FleetAnswers;
+    /** List answers kept while what they were built from has not changed (lib/kept-answers.ts). */
+    keptAnswers: KeptAnswers;
     /** The device side, as the API uses it ({@link DeviceSide}). */
     gateway: DeviceSide;
   }
@@ -150,7 +150,7 @@ export async function buildApp({
   // HTML forms and Laravel clients post urlencoded bodies: read wherever JSON is (lib/forms.ts).
   formBodyParser(app);
   app.decorate('config', config);
-  app.decorate('fleetAnswers', new FleetAnswers());
+  app.decorate('keptAnswers', new KeptAnswers());
 
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { database });

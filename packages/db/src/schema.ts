@@ -60,6 +60,17 @@ export interface OrganisationsTable {
   name: string;
   /** Moved by triggers on every change of the organisation's addresses, rooms and devices (migration 0003). */
   fleet_version: Generated<number>;
+  /**
+   * Moved the same way by changes of what other lists are built from (migration 0016): device
+   * groups and their members; device events; notifications; recipes and recipe sets; complaints;
+   * users and access roles with their modules.
+   */
+  groups_version: Generated<number>;
+  events_version: Generated<number>;
+  notifications_version: Generated<number>;
+  recipes_version: Generated<number>;
+  complaints_version: Generated<number>;
+  people_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }

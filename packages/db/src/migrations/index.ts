@@ -14,6 +14,7 @@ import * as testMoney from './0012-test-money.js';
 import * as deviceLimits from './0013-device-limits.js';
 import * as notificationOccurredAt from './0014-notification-occurred-at.js';
 import * as complaintsNamed from './0015-complaints-named.js';
+import * as listVersions from './0016-list-versions.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-device-limits': deviceLimits,
   '0014-notification-occurred-at': notificationOccurredAt,
   '0015-complaints-named': complaintsNamed,
+  '0016-list-versions': listVersions,
 };

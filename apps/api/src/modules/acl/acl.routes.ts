@@ -61,16 +61,25 @@ export async function aclRoutes(fastify: FastifyInstance) {
       body: aclRolesListBodySchema,
       response: { 200: z.union([pagedSchema(aclRoleSchema), z.object({ data: z.array(aclRoleSchema) })]) },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
+    handler: async (request, reply) => {
+      const user = currentUser(request);
       const body = request.body;
-      const query = rolesListQuery(app.db, organisationId, body);
-      if (body.withoutPagination) return { data: await withModules(app.db, await query.execute()) };
-      const page = await paginate(request, query, {
-        page: body.page,
-        per_page: body.per_page ?? DEFAULT_PER_PAGE,
-      });
-      return { ...page, data: await withModules(app.db, page.data) };
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        async () => {
+          const query = rolesListQuery(app.db, user.organisationId, body);
+          if (body.withoutPagination) return { data: await withModules(app.db, await query.execute()) };
+          const page = await paginate(request, query, {
+            page: body.page,
+            per_page: body.per_page ?? DEFAULT_PER_PAGE,
+          });
+          return { ...page, data: await withModules(app.db, page.data) };
+        },
+        // A list asked for with a body: the body (as validated) is what the URL is to the others.
+        { from: ['people'], variant: JSON.stringify(body) },
+      );
     },
   });
 

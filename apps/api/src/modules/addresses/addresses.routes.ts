@@ -53,7 +53,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.fleetAnswers.send(request, reply, user, () =>
+      return app.keptAnswers.send(request, reply, user, () =>
         listAddresses(app.db, request, user.organisationId, request.query),
       );
     },

@@ -1,7 +1,12 @@
 import { reusableQuery, type Database, type SessionsTable } from '@kontrol/db';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { clientModuleCatalogue } from '../acl/acl.repository.js';
-import { roleModuleIds, toCurrentUser, type CurrentUser } from '../users/users.repository.js';
+import {
+  LIST_VERSION_COLUMNS,
+  roleModuleIds,
+  toCurrentUser,
+  type CurrentUser,
+} from '../users/users.repository.js';
 
 export type SessionRow = Selectable<SessionsTable>;
 
@@ -22,7 +27,7 @@ const liveSessionWithUser = reusableQuery((db, params: { idHash: string; now: st
       'users.id as u_id',
       'users.organisation_id as u_organisation_id',
       'organisations.name as u_organisation_name',
-      'organisations.fleet_version as u_fleet_version',
+      ...LIST_VERSION_COLUMNS.map((column) => `organisations.${column} as u_${column}` as const),
       'users.name as u_name',
       'users.email as u_email',
       'users.role as u_role',
@@ -64,7 +69,6 @@ export async function findLiveSessionWithUser(
     row.u_id === null ||
     row.u_organisation_id === null ||
     row.u_organisation_name === null ||
-    row.u_fleet_version === null ||
     row.u_name === null ||
     row.u_email === null ||
     row.u_role === null ||
@@ -75,7 +79,13 @@ export async function findLiveSessionWithUser(
             id: row.u_id,
             organisation_id: row.u_organisation_id,
             organisation_name: row.u_organisation_name,
-            fleet_version: row.u_fleet_version,
+            fleet_version: Number(row.u_fleet_version),
+            groups_version: Number(row.u_groups_version),
+            events_version: Number(row.u_events_version),
+            notifications_version: Number(row.u_notifications_version),
+            recipes_version: Number(row.u_recipes_version),
+            complaints_version: Number(row.u_complaints_version),
+            people_version: Number(row.u_people_version),
             name: row.u_name,
             email: row.u_email,
             role: row.u_role,

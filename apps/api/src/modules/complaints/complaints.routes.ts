@@ -53,14 +53,20 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
       querystring: complaintsQuerySchema,
       response: { 200: complaintsPageSchema },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
+    handler: async (request, reply) => {
+      const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      const paged = await paginate(request, complaintsListQuery(app.db, organisationId, filters), {
-        page,
-        per_page: perPage,
-      });
-      return { ...paged, data: paged.data.map(toComplaint) };
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        async () => {
+          const query = complaintsListQuery(app.db, user.organisationId, filters);
+          const paged = await paginate(request, query, { page, per_page: perPage });
+          return { ...paged, data: paged.data.map(toComplaint) };
+        },
+        { from: ['complaints', 'people'] },
+      );
     },
   });
 

@@ -44,8 +44,8 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
     const user = currentUser(request);
     const { complaints, variant } = await statVariant(app.db, user.organisationId);
     const devices: StatSources['devices'] = (typeId, read) =>
-      app.fleetAnswers.part(user, `stat-devices:${typeId ?? 'all'}`, STAT_FRESH_MS, read);
-    return app.fleetAnswers.send(
+      app.keptAnswers.part(user, `stat-devices:${typeId ?? 'all'}`, STAT_FRESH_MS, read);
+    return app.keptAnswers.send(
       request,
       reply,
       user,

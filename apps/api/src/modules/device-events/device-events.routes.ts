@@ -30,6 +30,8 @@ const ID = ':id(^\\d+$)';
 const templateEnvelope = z.object({ data: deviceEventTemplateSchema });
 const eventEnvelope = z.object({ data: deviceEventSchema });
 const EVENT_READERS: readonly ModuleSlug[] = EVENT_READER_MODULES;
+/** How long the whole list (open events and the last 24 hours) is kept at most: what ages out of it moves no counter. */
+const RECENT_FRESH_MS = 10_000;
 
 /**
  * docs/contract.md, "Current templates and device events" (docs/events.md): current templates under the
@@ -122,11 +124,22 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
         ]),
       },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
+    handler: async (request, reply) => {
+      const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      const query = eventsListQuery(app.db, organisationId, filters, page === undefined);
-      return listOrPage(request, query, { page, per_page: perPage }, (row) => toEvent(row, request.locale));
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        () => {
+          const query = eventsListQuery(app.db, user.organisationId, filters, page === undefined);
+          return listOrPage(request, query, { page, per_page: perPage }, (row) =>
+            toEvent(row, request.locale),
+          );
+        },
+        // Without `page` the list holds the last 24 hours: an event leaves it without a change.
+        { from: ['events', 'fleet', 'people'], freshForMs: page === undefined ? RECENT_FRESH_MS : undefined },
+      );
     },
   });
 

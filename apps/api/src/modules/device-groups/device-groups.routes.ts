@@ -36,14 +36,22 @@ export async function deviceGroupsRoutes(fastify: FastifyInstance) {
       querystring: deviceGroupsListQuerySchema,
       response: { 200: pagedSchema(deviceGroupSchema) },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
+    handler: async (request, reply) => {
+      const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      const paged = await paginate(request, groupsListQuery(app.db, organisationId, filters), {
-        page,
-        per_page: perPage ?? DEFAULT_PER_PAGE,
-      });
-      return { ...paged, data: await withMembers(app.db, paged.data) };
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        async () => {
+          const paged = await paginate(request, groupsListQuery(app.db, user.organisationId, filters), {
+            page,
+            per_page: perPage ?? DEFAULT_PER_PAGE,
+          });
+          return { ...paged, data: await withMembers(app.db, paged.data) };
+        },
+        { from: ['groups'] },
+      );
     },
   });
 

@@ -25,7 +25,7 @@ import {
 /**
  * Device lists carry what the gateway writes all the time (`last_online`, `work_start`), which
  * does not move the fleet version: a kept list is answered for at most this long, plus the time
- * the next one takes to build (`FleetAnswers.send`).
+ * the next one takes to build (`KeptAnswers.send`).
  */
 export const LIVE_FIELDS_FRESH_MS = 15_000;
 
@@ -57,7 +57,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.fleetAnswers.send(
+      return app.keptAnswers.send(
         request,
         reply,
         user,

@@ -35,7 +35,16 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       querystring: notificationsQuerySchema,
       response: { 200: notificationsPageSchema },
     },
-    handler: async (request) => listNotifications(app.db, request, currentUser(request), request.query),
+    handler: async (request, reply) => {
+      const user = currentUser(request);
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        () => listNotifications(app.db, request, user, request.query),
+        { from: ['notifications'], perUser: true },
+      );
+    },
   });
 
   app.get('/api/notifications/excel', {

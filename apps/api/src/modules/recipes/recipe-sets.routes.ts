@@ -42,12 +42,20 @@ export async function recipeSetsRoutes(fastify: FastifyInstance) {
       querystring: setsListQuerySchema,
       response: { 200: listResponse },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
+    handler: async (request, reply) => {
+      const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      const query = setsListQuery(app.db, organisationId, filters);
-      const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
-      return { ...listed, data: await withRecipes(app.db, listed.data) };
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        async () => {
+          const query = setsListQuery(app.db, user.organisationId, filters);
+          const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
+          return { ...listed, data: await withRecipes(app.db, listed.data) };
+        },
+        { from: ['recipes'] },
+      );
     },
   });
 

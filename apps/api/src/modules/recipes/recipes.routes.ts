@@ -68,12 +68,20 @@ export async function recipesRoutes(fastify: FastifyInstance) {
       querystring: recipesListQuerySchema,
       response: { 200: listResponse },
     },
-    handler: async (request) => {
-      const { organisationId } = currentUser(request);
+    handler: async (request, reply) => {
+      const user = currentUser(request);
       const { page, per_page: perPage, filters, search } = request.query;
-      const query = recipesListQuery(app.db, organisationId, { filters, search });
-      const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
-      return { ...listed, data: await withSetIds(app.db, listed.data) };
+      return app.keptAnswers.send(
+        request,
+        reply,
+        user,
+        async () => {
+          const query = recipesListQuery(app.db, user.organisationId, { filters, search });
+          const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
+          return { ...listed, data: await withSetIds(app.db, listed.data) };
+        },
+        { from: ['recipes'] },
+      );
     },
   });
 

@@ -36,7 +36,7 @@ export async function roomsRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.fleetAnswers.send(request, reply, user, () =>
+      return app.keptAnswers.send(request, reply, user, () =>
         listRooms(app.db, request, user.organisationId, request.query),
       );
     },

@@ -11,10 +11,10 @@ export interface CurrentUser {
   organisationId: number;
   organisationName: string;
   /**
-   * The organisation's `fleet_version` when this request began (moved by the database on every
-   * change of its addresses, rooms and devices): answers built from the fleet are reused while it holds.
+   * The organisation's list counters when this request began (moved by the database on every change
+   * of what each kind of list is built from): an answer is reused while those it was built from hold.
    */
-  fleetVersion: number;
+  versions: ListVersions;
   name: string;
   email: string;
   role: 'regular' | 'admin';
@@ -25,6 +25,32 @@ export interface CurrentUser {
   modules: AclModule[];
   moduleSlugs: ReadonlySet<ModuleSlug>;
 }
+
+/**
+ * The organisation's counters (migrations 0003 and 0016), by what moves them: `fleet` its addresses,
+ * rooms and devices; `groups` device groups and members; `events` device events; `notifications`;
+ * `recipes` recipes and recipe sets; `complaints`; `people` users and access roles.
+ */
+export interface ListVersions {
+  fleet: number;
+  groups: number;
+  events: number;
+  notifications: number;
+  recipes: number;
+  complaints: number;
+  people: number;
+}
+
+/** The organisation's columns that hold {@link ListVersions}. */
+export const LIST_VERSION_COLUMNS = [
+  'fleet_version',
+  'groups_version',
+  'events_version',
+  'notifications_version',
+  'recipes_version',
+  'complaints_version',
+  'people_version',
+] as const;
 
 export function findUserByEmail(db: Kysely<Database>, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
@@ -77,6 +103,12 @@ export interface CurrentUserRow {
   organisation_id: number;
   organisation_name: string;
   fleet_version: number;
+  groups_version: number;
+  events_version: number;
+  notifications_version: number;
+  recipes_version: number;
+  complaints_version: number;
+  people_version: number;
   name: string;
   email: string;
   role: 'regular' | 'admin';
@@ -104,7 +136,7 @@ export async function loadCurrentUser(
       'users.id',
       'users.organisation_id',
       'organisations.name as organisation_name',
-      'organisations.fleet_version',
+      ...LIST_VERSION_COLUMNS.map((column) => `organisations.${column}` as const),
       'users.name',
       'users.email',
       'users.role',
@@ -157,7 +189,15 @@ export function toCurrentUser(row: CurrentUserRow, catalogue: ReadonlyMap<number
     id: row.id,
     organisationId: row.organisation_id,
     organisationName: row.organisation_name,
-    fleetVersion: Number(row.fleet_version),
+    versions: {
+      fleet: Number(row.fleet_version),
+      groups: Number(row.groups_version),
+      events: Number(row.events_version),
+      notifications: Number(row.notifications_version),
+      recipes: Number(row.recipes_version),
+      complaints: Number(row.complaints_version),
+      people: Number(row.people_version),
+    },
     name: row.name,
     email: row.email,
     role: row.role,

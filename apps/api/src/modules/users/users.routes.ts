@@ -62,12 +62,20 @@ export async function usersRoutes(fastify: FastifyInstance) {
         querystring: usersQuerySchema,
         response: { 200: listResponse },
       },
-      handler: async (request) => {
-        const { organisationId } = currentUser(request);
+      handler: async (request, reply) => {
+        const user = currentUser(request);
         const { page, per_page: perPage, filters } = request.query;
-        const query = usersListQuery(app.db, organisationId, filters);
-        const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
-        return { ...listed, data: await withRoles(app.db, listed.data) };
+        return app.keptAnswers.send(
+          request,
+          reply,
+          user,
+          async () => {
+            const query = usersListQuery(app.db, user.organisationId, filters);
+            const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
+            return { ...listed, data: await withRoles(app.db, listed.data) };
+          },
+          { from: ['people'] },
+        );
       },
     });
   }

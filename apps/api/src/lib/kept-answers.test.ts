@@ -5,7 +5,7 @@ import { buildAddress, buildDevice, buildOrganisation, buildRoom } from '../test
 import { TestClient } from '../test/http-client.js';
 import { useTestApp } from '../test/test-app.js';
 import type { CurrentUser } from '../modules/users/users.repository.js';
-import { FleetAnswers } from './fleet-answers.js';
+import { KeptAnswers } from './kept-answers.js';
 
 const t = useTestApp();
 
@@ -126,12 +126,25 @@ describe('fleet lists answered from kept bytes', () => {
   });
 });
 
-describe('FleetAnswers', () => {
-  const user = (organisationId: number, fleetVersion: number) =>
-    ({ organisationId, fleetVersion }) as CurrentUser;
+describe('KeptAnswers', () => {
+  const user = (organisationId: number, fleet: number, others: Partial<CurrentUser['versions']> = {}) =>
+    ({
+      id: 1,
+      organisationId,
+      versions: {
+        fleet,
+        groups: 0,
+        events: 0,
+        notifications: 0,
+        recipes: 0,
+        complaints: 0,
+        people: 0,
+        ...others,
+      },
+    }) as CurrentUser;
 
   /** A bare Fastify whose one route answers through `answers`, counting the builds. */
-  async function harness(answers: FleetAnswers) {
+  async function harness(answers: KeptAnswers) {
     const app = Fastify();
     let builds = 0;
     app.get('/list', async (request, reply) => {
@@ -161,7 +174,7 @@ describe('FleetAnswers', () => {
   }
 
   it('builds once per version, answers an older version fresh without keeping it, and forgets old versions', async () => {
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const h = await harness(answers);
     try {
       expect(await h.get(1, 5)).toBe(1);
@@ -179,7 +192,7 @@ describe('FleetAnswers', () => {
 
   it('keeps an answer with live fields for one window of freshForMs at most, then drops it', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const h = await harness(answers);
     try {
       vi.setSystemTime(1_000_000);
@@ -203,7 +216,7 @@ describe('FleetAnswers', () => {
 
   it("answers with the last window's answer while the next is built, but waits for a new version or variant", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const app = Fastify({ logger: false });
     let builds = 0;
     let release: () => void = () => undefined;
@@ -267,7 +280,7 @@ describe('FleetAnswers', () => {
   });
 
   it('keeps one answer per URL: a new variant replaces the one before instead of piling up', async () => {
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const h = await harness(answers);
     try {
       expect(await h.get(1, 1, 1000, undefined, 'events-1')).toBe(1);
@@ -287,7 +300,7 @@ describe('FleetAnswers', () => {
   });
 
   it('builds an answer once when requests ask for it while it is being built', async () => {
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const h = await harness(answers);
     try {
       const all = await Promise.all([h.get(1, 1, 100), h.get(1, 1, 100), h.get(1, 1, 100)]);
@@ -305,7 +318,7 @@ describe('FleetAnswers', () => {
   });
 
   it('compresses an answer once per encoding, however many requests ask for it at once', async () => {
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const app = Fastify();
     app.get('/list', async (request, reply) =>
       answers.send(request, reply, user(1, 1), async () => ({ data: 'kontrol '.repeat(2000) })),
@@ -337,7 +350,7 @@ describe('FleetAnswers', () => {
   });
 
   it('lets every waiting request fail with a build that fails, and builds again on the next', async () => {
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     const app = Fastify();
     let builds = 0;
     let asked = 0;
@@ -367,7 +380,7 @@ describe('FleetAnswers', () => {
   });
 
   it('drops the answer a newer one supersedes even when the newer one is too big to keep', async () => {
-    const answers = new FleetAnswers(1000);
+    const answers = new KeptAnswers(1000);
     const app = Fastify();
     let builds = 0;
     app.get('/list', async (request, reply) =>
@@ -395,7 +408,7 @@ describe('FleetAnswers', () => {
   });
 
   it('keeps at most its byte budget, dropping the least recently used first', async () => {
-    const answers = new FleetAnswers(1000);
+    const answers = new KeptAnswers(1000);
     const h = await harness(answers);
     try {
       // Answers of about 220 bytes each: four fit in 1000.
@@ -419,7 +432,7 @@ describe('FleetAnswers', () => {
 
   it('keeps a part per organisation and name for its fleet version and window, and reads afresh otherwise', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const answers = new FleetAnswers();
+    const answers = new KeptAnswers();
     let reads = 0;
     const read = () => Promise.resolve(++reads);
     try {
@@ -447,5 +460,69 @@ describe('FleetAnswers', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('keys an answer by the counters of what it was built from, and only a newer one of those drops it', async () => {
+    const answers = new KeptAnswers();
+    const app = Fastify();
+    let builds = 0;
+    app.get('/people', async (request, reply) => {
+      // What the request read with its session, not part of the URL.
+      const read = (name: string) => Number(request.headers[`x-${name}`]);
+      const asked = {
+        ...user(1, read('fleet'), { people: read('people') }),
+        id: read('user'),
+      };
+      return answers.send(
+        request,
+        reply,
+        asked,
+        async () => {
+          builds += 1;
+          return { build: builds };
+        },
+        { from: ['people'], perUser: read('own') === 1 },
+      );
+    });
+    await app.ready();
+    const get = async (fleet: number, people: number, own?: { user: number }) =>
+      (
+        await app.inject({
+          url: '/people',
+          headers: {
+            'x-fleet': String(fleet),
+            'x-people': String(people),
+            'x-user': String(own?.user ?? 1),
+            'x-own': own ? '1' : '0',
+          },
+        })
+      ).json<{ build: number }>().build;
+    try {
+      expect(await get(1, 1)).toBe(1);
+      // The fleet is not what it was built from: its counter moving changes nothing.
+      expect(await get(2, 1)).toBe(1);
+      expect(await get(3, 1)).toBe(1);
+      expect(answers.size).toBeGreaterThan(0);
+      expect(await get(3, 2)).toBe(2);
+      expect(await get(3, 2)).toBe(2);
+      // An older people counter than one seen: built afresh, not kept.
+      expect(await get(3, 1)).toBe(3);
+      expect(await get(3, 2)).toBe(2);
+      // A user's own answer: one per user.
+      expect(await get(3, 2, { user: 7 })).toBe(4);
+      expect(await get(3, 2, { user: 8 })).toBe(5);
+      expect(await get(3, 2, { user: 7 })).toBe(4);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('keeps a part for the counters it was read with: another kind moving keeps it', async () => {
+    const answers = new KeptAnswers();
+    let reads = 0;
+    const read = async () => (reads += 1);
+    expect(await answers.part(user(1, 1, { events: 1 }), 'open', 5_000, read, ['events'])).toBe(1);
+    expect(await answers.part(user(1, 2, { events: 1 }), 'open', 5_000, read, ['events'])).toBe(1);
+    expect(await answers.part(user(1, 2, { events: 2 }), 'open', 5_000, read, ['events'])).toBe(2);
   });
 });
