@@ -2,8 +2,8 @@
 // sampling profiler (`--cpu-prof`), seeds an organisation with BENCH_DEVICES devices (default
 // 10 000), loads one endpoint with autocannon (50 connections, BENCH_SECONDS, default 8) with the
 // admin's session cookie, stops the server and prints the server's CPU time per request (from
-// /proc/<pid>/stat) and the functions and files that took the most of it. Not a benchmark, a
-// magnifying glass for bench/devices-api.mjs.
+// /proc/<pid>/stat) and the functions and files that took the most of it, alone and with what they
+// called (PROFILE_TOP lines, default 60). Not a benchmark, a magnifying glass for bench/devices-api.mjs.
 //   node bench/lib/api-profile.mjs [path, default /api/devices/?page=1]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,3 +90,22 @@ console.log(
   `\nself time by package or file (${Math.round(total / 1000)} ms sampled, idle excluded):\n${top(byFile, 25)}`,
 );
 console.log(`\nself time by function:\n${top(byFunction, 40)}`);
+
+// Time with callees, each sample counted once per function on its stack: where a request's time
+// goes by step (the session's read, a hook, the answer), not only by leaf.
+const parent = new Map();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const inclusive = new Map();
+for (const [id, micros] of self) {
+  if (['(idle)', '(program)'].includes(byId.get(id).callFrame.functionName)) continue;
+  const seen = new Set();
+  for (let at = id; at !== undefined; at = parent.get(at)) {
+    const { callFrame } = byId.get(at);
+    const where = callFrame.url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '') || '(native)';
+    const key = `${callFrame.functionName || '(anonymous)'} ${where}:${callFrame.lineNumber + 1}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + micros);
+  }
+}
+console.log(`\ntime with callees by function:\n${top(inclusive, Number(process.env.PROFILE_TOP ?? 60))}`);

@@ -193,7 +193,8 @@ export async function seedLists(server, admin, logins, amounts) {
           addRole.get(logins.organisationId, `Роль ${i + 1}`, iso, iso)
         );
         roleIds.push(id);
-        for (let k = 0; k < 4; k += 1) addModule.run(id, modules[(i + k * 5) % modules.length]);
+        for (let k = 0; k < Math.min(4, modules.length); k += 1)
+          addModule.run(id, modules[(i + k) % modules.length]);
       }
       // The added staff (not the fixtures' people) spread over the roles.
       const staff = /** @type {{ id: number }[]} */ (
@@ -204,6 +205,15 @@ export async function seedLists(server, admin, logins, amounts) {
       const setRole = db.prepare('update users set acl_role_id = ? where id = ?');
       if (roleIds.length > 0)
         staff.forEach((member, i) => setRole.run(roleIds[i % roleIds.length], member.id));
+
+      // Most complaints dealt with long ago: the older ones closed or resolved, some in progress.
+      db.prepare(
+        `update complaints set
+           status = case id % 10 when 0 then 'new' when 1 then 'new' when 2 then 'in_progress'
+                    when 3 then 'resolved' else 'closed' end,
+           resolved_at = case when id % 10 >= 3 then updated_at end
+         where organisation_id = ?`,
+      ).run(logins.organisationId);
 
       // Closed events before the day of life: one every few minutes somewhere in the fleet.
       const existing = /** @type {{ n: number }} */ (
