@@ -1,3 +1,4 @@
+import { zoneOffsetMs } from '@kontrol/contracts';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { buildOrganisation } from './test/builders.js';
@@ -414,5 +415,69 @@ describe('npm run kontrol', () => {
     expect((await kontrol('seed:fleet', '--org', '999999', '--devices', '1')).err).toContain(
       'no organisation has that id',
     );
+  });
+
+  it('seed:fleet --days writes the working hours of every smart device and the local days they sum to', async () => {
+    const org = await buildOrganisation(t.db);
+    const other = await buildOrganisation(t.db);
+    const args = ['seed:fleet', '--org', String(org.organisationId), '--devices', '40', '--addresses', '8'];
+    expect((await kontrol(...args, '--days', String(93))).err).toContain('--days: at most 92');
+    const added = await kontrol(...args, '--days', '3');
+    expect(added.err).toBe('');
+    expect(added).toMatchObject({ code: 0 });
+    expect(added.out).toMatch(/40 devices; \d+ hourly and \d+ daily rollups\.$/);
+    await kontrol('seed:fleet', '--org', String(other.organisationId), '--devices', '5');
+
+    const devices = await t.db
+      .selectFrom('devices')
+      .innerJoin('rooms', 'rooms.id', 'devices.room_id')
+      .innerJoin('addresses', 'addresses.id', 'rooms.address_id')
+      .select(['devices.id', 'devices.controller_id', 'devices.organisation_id', 'addresses.time_zone'])
+      .execute();
+    const hours = await t.db.selectFrom('telemetry_hour').selectAll().execute();
+    const days = await t.db.selectFrom('telemetry_day').selectAll().execute();
+    const byId = new Map(devices.map((device) => [device.id, device]));
+    const smart = devices.filter((d) => d.organisation_id === org.organisationId && d.controller_id !== null);
+    expect(smart.length).toBeGreaterThan(10);
+    // Only the organisation's smart devices have a history; the other organisation's have none.
+    const ofOrganisation = (id: number) => byId.get(id)?.organisation_id;
+    const owners = new Set(
+      hours.filter((row) => ofOrganisation(row.device_id) === org.organisationId).map((row) => row.device_id),
+    );
+    expect([...owners].sort()).toEqual(smart.map((d) => d.id).sort());
+    expect(hours.some((row) => ofOrganisation(row.device_id) === other.organisationId)).toBe(false);
+
+    const now = Date.now();
+    for (const device of smart) {
+      const own = hours.filter((row) => row.device_id === device.id);
+      // Two whole days of 14 working hours, and today's hours that have passed.
+      expect(own.length).toBeGreaterThanOrEqual(28);
+      expect(own.length).toBeLessThanOrEqual(42);
+      const offset = zoneOffsetMs(now, device.time_zone);
+      const local = (ts: number) => new Date(Number(ts) + offset).toISOString();
+      for (const row of own) {
+        const hour = Number(local(row.bucket).slice(11, 13));
+        expect(hour).toBeGreaterThanOrEqual(8);
+        expect(hour).toBeLessThan(22);
+        expect(Number(row.bucket) + 3_600_000).toBeLessThanOrEqual(now);
+        expect(row.working_minutes).toBeGreaterThanOrEqual(20);
+        expect(row.working_minutes).toBeLessThanOrEqual(60);
+        expect(row.working).toBe(row.working_minutes);
+      }
+      // Each local day holds the sum of its hours.
+      const ownDays = days.filter((row) => row.device_id === device.id);
+      expect(ownDays.length).toBeGreaterThanOrEqual(2);
+      for (const day of ownDays) {
+        const ofDay = own.filter((row) => local(row.bucket).slice(0, 10) === day.date);
+        expect(ofDay.length).toBeGreaterThan(0);
+        expect(day.working_minutes).toBe(ofDay.reduce((sum, row) => sum + row.working_minutes, 0));
+        expect(day.samples).toBe(ofDay.length * 60);
+        expect(Number(day.first_working_ts)).toBe(
+          Math.min(...ofDay.map((row) => Number(row.first_working_ts))),
+        );
+      }
+      expect(ownDays.reduce((n, day) => n + day.samples, 0)).toBe(own.length * 60);
+    }
+    expect(days.some((day) => ofOrganisation(day.device_id) === other.organisationId)).toBe(false);
   });
 });

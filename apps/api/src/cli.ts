@@ -20,6 +20,7 @@ import { type Config, ConfigError, FieldValidationError, loadConfig } from '@kon
 import { insertRole, listClientModules } from './modules/acl/acl.repository.js';
 import { createLoginLink } from './modules/auth/auth.service.js';
 import { DEMO_LOGIN, seedDemo } from './modules/demo/demo.seed.js';
+import { HISTORY_MAX_DAYS } from './modules/demo/fleet-history.seed.js';
 import { seedFleet } from './modules/demo/fleet.seed.js';
 import { latestMailTo } from './modules/mail/mail.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
@@ -73,6 +74,8 @@ Commands:
       --org <id>                 organisation id (required)
       --devices <n>              how many devices (required, up to 100000)
       --addresses <n>            how many addresses (default: one per 25 devices)
+      --days <n>                 days of hourly and daily rollups for the smart devices, today
+                                 included (default: 0, up to ${HISTORY_MAX_DAYS})
   seed:demo                    Create the demo organisation (${DEMO_LOGIN.email}) if it is missing.
   support:reply                Answer an organisation in its support chat (its messages count as read).
       --org <id>                 organisation id (required)
@@ -308,12 +311,17 @@ async function run(
       const devices = positiveInt(options, 'devices', true) as number;
       if (devices > 100_000) throw new UsageError('--devices: at most 100000');
       const addresses = positiveInt(options, 'addresses', false);
+      const historyDays = positiveInt(options, 'days', false) ?? 0;
+      if (historyDays > HISTORY_MAX_DAYS) throw new UsageError(`--days: at most ${HISTORY_MAX_DAYS}`);
       if (!(await organisationExists(db, organisationId)))
         throw new UsageError('no organisation has that id');
-      const added = await seedFleet(db, organisationId, { devices, addresses });
+      const added = await seedFleet(db, organisationId, { devices, addresses, historyDays });
       out(
         `Fleet added to organisation ${organisationId}: ${added.addresses} addresses, ` +
-          `${added.rooms} rooms, ${added.devices} devices.`,
+          `${added.rooms} rooms, ${added.devices} devices` +
+          (historyDays > 0
+            ? `; ${added.history.hours} hourly and ${added.history.days} daily rollups.`
+            : '.'),
       );
       return;
     }
@@ -487,6 +495,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         modules: { type: 'string' },
         devices: { type: 'string' },
         addresses: { type: 'string' },
+        days: { type: 'string' },
         text: { type: 'string' },
         last: { type: 'string' },
         'rate-kopecks': { type: 'string' },

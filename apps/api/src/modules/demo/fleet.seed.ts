@@ -2,6 +2,7 @@ import { DEFAULT_WORK_TIME, type WorkTime } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { nowIso } from '../../lib/time.js';
+import { seedHistory } from './fleet-history.seed.js';
 
 /**
  * A realistic fleet for an organisation: addresses in several Russian cities (each with its own
@@ -15,12 +16,16 @@ export interface FleetOptions {
   addresses?: number;
   /** Share of devices with a controller (smart), 0–1. Default 0.6. */
   smartShare?: number;
+  /** Days of rollups for the smart devices, today included (fleet-history.seed.ts). Default 0. */
+  historyDays?: number;
 }
 
 export interface FleetSummary {
   addresses: number;
   rooms: number;
   devices: number;
+  /** Rollup rows written: hourly and daily. */
+  history: { hours: number; days: number };
 }
 
 const CITIES = [
@@ -177,7 +182,7 @@ export async function seedFleet(
         updated_at: now,
       };
     });
-    await insertChunked(trx, 'devices', deviceRows);
+    const deviceIds = await insertChunked(trx, 'devices', deviceRows);
 
     // A current template per type, watching nine in ten of its smart devices (the tenth shows up
     // as "without norm" on the dashboard).
@@ -208,7 +213,15 @@ export async function seedFleet(
         .where(sql<number>`id % 10`, '<>', 0)
         .execute();
     }
-    return { addresses: addressIds.length, rooms: roomIds.length, devices: deviceRows.length };
+    const history =
+      deviceIds.length > 0
+        ? await seedHistory(trx, organisationId, {
+            firstDeviceId: deviceIds.reduce((a, b) => Math.min(a, b)),
+            lastDeviceId: deviceIds.reduce((a, b) => Math.max(a, b)),
+            days: options.historyDays ?? 0,
+          })
+        : { hours: 0, days: 0 };
+    return { addresses: addressIds.length, rooms: roomIds.length, devices: deviceRows.length, history };
   });
 }
 
