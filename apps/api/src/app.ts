@@ -51,7 +51,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { serializerCompiler } from './lib/serializer.js';
 import { validatorCompiler } from './lib/zod.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { KeptAnswers } from './lib/kept-answers.js';
+import { answerKeptFirst, KeptAnswers } from './lib/kept-answers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -184,6 +184,7 @@ export async function buildApp({
   await app.register(securityPlugin);
   await app.register(cookie);
   await app.register(authPlugin);
+  answerKeptFirst(app, app.keptAnswers);
   await app.register(rateLimitPlugin);
   await app.register(openApiPlugin);
 

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import negotiate from '@fastify/accept-negotiator';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CurrentUser, ListVersions } from '../modules/users/users.repository.js';
 
 type Encoding = 'br' | 'gzip';
@@ -24,6 +24,17 @@ export const KEPT_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
 
 /** A kind of list whose counter the database moves ({@link ListVersions}). */
 export type ListKind = keyof ListVersions;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers from kept bytes ({@link KeptAnswers}) with these options: a request whose
+     * answer is kept is answered before its query is validated (the same URL passed when the answer
+     * was built), and its handler calls `app.keptAnswers.send` without options.
+     */
+    kept?: KeepOptions;
+  }
+}
 
 export interface KeepOptions {
   /** The kinds of list the answer is built from, beside its URL (its counters key it); the fleet by default. */
@@ -111,19 +122,12 @@ export class KeptAnswers {
     reply: FastifyReply,
     user: CurrentUser,
     build: () => Promise<unknown>,
-    options: KeepOptions = {},
+    options: KeepOptions = request.routeOptions.config.kept ?? {},
   ): Promise<FastifyReply> {
     const { organisationId } = user;
     const from = options.from ?? FLEET;
     if (!this.seeVersions(user, from)) return reply.send(await build());
-    const version = versionOf(user, from);
-
-    const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
-    const variant = options.variant ?? '';
-    const place =
-      `${organisationId}\u0000${options.perUser ? user.id : ''}\u0000${request.locale}\u0000` +
-      `${request.protocol}://${request.host}${request.url}`;
-    const key = `${place}\u0000${version}\u0000${window}\u0000${variant}`;
+    const { place, version, window, variant, key } = this.keyOf(request, user, options);
     let entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key); // most recently used last
@@ -154,6 +158,39 @@ export class KeptAnswers {
       entry = await building;
     }
     return this.reply(request, reply, entry);
+  }
+
+  /**
+   * The kept answer of this request, sent, or undefined when none is kept for exactly what it read
+   * (the route then validates and builds it, {@link KeptAnswers.send}). For a route's
+   * `config.kept`, before its query is validated: {@link answerKeptFirst}.
+   */
+  answerKept(request: FastifyRequest, reply: FastifyReply, options: KeepOptions) {
+    const user = request.user;
+    if (!user || !this.seeVersions(user, options.from ?? FLEET)) return undefined;
+    const { key } = this.keyOf(request, user, options);
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key); // most recently used last
+    this.entries.set(key, entry);
+    return this.reply(request, reply, entry);
+  }
+
+  /** Where an answer is kept for the request, and under which key for what it read. */
+  private keyOf(request: FastifyRequest, user: CurrentUser, options: KeepOptions) {
+    const version = versionOf(user, options.from ?? FLEET);
+    const window = options.freshForMs ? Math.floor(Date.now() / options.freshForMs) : 0;
+    const variant = options.variant ?? '';
+    const place =
+      `${user.organisationId}\u0000${options.perUser ? user.id : ''}\u0000${request.locale}\u0000` +
+      `${request.protocol}://${request.host}${request.url}`;
+    return {
+      place,
+      version,
+      window,
+      variant,
+      key: `${place}\u0000${version}\u0000${window}\u0000${variant}`,
+    };
   }
 
   /**
@@ -316,6 +353,25 @@ export class KeptAnswers {
 }
 
 const FLEET: readonly ListKind[] = ['fleet'];
+
+/**
+ * Answers the GET routes that declare `config.kept` from kept bytes before their query is
+ * validated: a kept answer was built for the very same URL, which passed then. Register before
+ * the routes (an `onRoute` hook sees only routes added after it).
+ */
+export function answerKeptFirst(app: FastifyInstance, answers: KeptAnswers) {
+  app.addHook('onRoute', (route) => {
+    const options = route.config?.kept;
+    if (!options || route.method !== 'GET') return;
+    if (options.variant !== undefined)
+      throw new Error(`${route.url}: a kept variant is known only to the handler`);
+    const hooks = route.preValidation;
+    // Returns the reply when it answered (the chain ends there), else nothing: on to validation.
+    const first = async (request: FastifyRequest, reply: FastifyReply) =>
+      answers.answerKept(request, reply, options);
+    route.preValidation = [first, ...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks])];
+  });
+}
 
 /** The counters of `from` the request read, as one key. */
 function versionOf(user: CurrentUser, from: readonly ListKind[]) {

@@ -478,6 +478,21 @@ describe('lists answered from kept bytes', () => {
     expect((await client.get(url, { 'accept-language': 'en' })).json()).toEqual(english);
   });
 
+  it('still refuses a query it would not build, asked again and again beside kept answers', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org.admin);
+    await buildRecipe(t.db, org.organisationId);
+    expect((await client.get('/api/recipes/?page=1')).statusCode).toBe(200);
+    for (let i = 0; i < 2; i += 1) {
+      const bad = await client.get('/api/recipes/?page=0');
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json<{ errors: Record<string, string[]> }>().errors).toHaveProperty('page');
+    }
+    const unknownFilter = '/api/users/?page=1&filters[secret][operator]=%3D&filters[secret][value]=1';
+    expect((await client.get(unknownFilter)).statusCode).toBe(422);
+    expect((await client.get(unknownFilter)).statusCode).toBe(422);
+  });
+
   it("never answers one organisation with another's list at the same address", async () => {
     const first = await buildOrganisation(t.db);
     const second = await buildOrganisation(t.db);

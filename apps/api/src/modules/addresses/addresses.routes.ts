@@ -42,7 +42,7 @@ export async function addressesRoutes(fastify: FastifyInstance) {
     getAddress(app.db, organisationId, addressId);
 
   app.get('/api/addresses/', {
-    config: { access: ADDRESS_LIST_MODULES },
+    config: { access: ADDRESS_LIST_MODULES, kept: { from: ['fleet'] } },
     schema: {
       tags,
       summary:

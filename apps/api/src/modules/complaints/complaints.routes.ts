@@ -44,7 +44,7 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
   const photos = new ImageFileStore(join(app.config.uploadsDir, 'complaints'));
 
   app.get('/api/alerts/', {
-    config: { access: 'requests' },
+    config: { access: 'requests', kept: { from: ['complaints', 'people'] } },
     schema: {
       tags,
       summary:
@@ -56,17 +56,11 @@ export async function complaintsRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        async () => {
-          const query = complaintsListQuery(app.db, user.organisationId, filters);
-          const paged = await paginate(request, query, { page, per_page: perPage });
-          return { ...paged, data: paged.data.map(toComplaint) };
-        },
-        { from: ['complaints', 'people'] },
-      );
+      return app.keptAnswers.send(request, reply, user, async () => {
+        const query = complaintsListQuery(app.db, user.organisationId, filters);
+        const paged = await paginate(request, query, { page, per_page: perPage });
+        return { ...paged, data: paged.data.map(toComplaint) };
+      });
     },
   });
 

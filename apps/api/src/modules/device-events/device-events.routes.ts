@@ -30,7 +30,10 @@ const ID = ':id(^\\d+$)';
 const templateEnvelope = z.object({ data: deviceEventTemplateSchema });
 const eventEnvelope = z.object({ data: deviceEventSchema });
 const EVENT_READERS: readonly ModuleSlug[] = EVENT_READER_MODULES;
-/** How long the whole list (open events and the last 24 hours) is kept at most: what ages out of it moves no counter. */
+/**
+ * How long an answer of events is kept at most: the whole list (without `page`) holds the open
+ * events and those of the last 24 hours, and an event ageing out of it moves no counter.
+ */
 const RECENT_FRESH_MS = 10_000;
 
 /**
@@ -111,7 +114,10 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/devices/events', {
-    config: { access: EVENT_READERS },
+    config: {
+      access: EVENT_READERS,
+      kept: { from: ['events', 'fleet', 'people'], freshForMs: RECENT_FRESH_MS },
+    },
     schema: {
       tags,
       summary:
@@ -127,19 +133,10 @@ export async function deviceEventsRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        () => {
-          const query = eventsListQuery(app.db, user.organisationId, filters, page === undefined);
-          return listOrPage(request, query, { page, per_page: perPage }, (row) =>
-            toEvent(row, request.locale),
-          );
-        },
-        // Without `page` the list holds the last 24 hours: an event leaves it without a change.
-        { from: ['events', 'fleet', 'people'], freshForMs: page === undefined ? RECENT_FRESH_MS : undefined },
-      );
+      return app.keptAnswers.send(request, reply, user, () => {
+        const query = eventsListQuery(app.db, user.organisationId, filters, page === undefined);
+        return listOrPage(request, query, { page, per_page: perPage }, (row) => toEvent(row, request.locale));
+      });
     },
   });
 

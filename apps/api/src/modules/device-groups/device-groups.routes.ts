@@ -29,7 +29,7 @@ export async function deviceGroupsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/devices/client/groups', {
-    config: { access: 'devices' },
+    config: { access: 'devices', kept: { from: ['groups'] } },
     schema: {
       tags,
       summary: "The organisation's device groups, paged, with member ids",
@@ -39,19 +39,13 @@ export async function deviceGroupsRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        async () => {
-          const paged = await paginate(request, groupsListQuery(app.db, user.organisationId, filters), {
-            page,
-            per_page: perPage ?? DEFAULT_PER_PAGE,
-          });
-          return { ...paged, data: await withMembers(app.db, paged.data) };
-        },
-        { from: ['groups'] },
-      );
+      return app.keptAnswers.send(request, reply, user, async () => {
+        const paged = await paginate(request, groupsListQuery(app.db, user.organisationId, filters), {
+          page,
+          per_page: perPage ?? DEFAULT_PER_PAGE,
+        });
+        return { ...paged, data: await withMembers(app.db, paged.data) };
+      });
     },
   });
 

@@ -46,7 +46,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/devices/', {
-    config: { access: DEVICE_LIST_MODULES },
+    config: { access: DEVICE_LIST_MODULES, kept: { from: ['fleet'], freshForMs: LIVE_FIELDS_FRESH_MS } },
     schema: {
       tags,
       summary:
@@ -57,12 +57,8 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        () => listDevices(app.db, request, user.organisationId, request.query),
-        { freshForMs: LIVE_FIELDS_FRESH_MS },
+      return app.keptAnswers.send(request, reply, user, () =>
+        listDevices(app.db, request, user.organisationId, request.query),
       );
     },
   });

@@ -27,7 +27,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/notifications', {
-    config: { access: 'user' },
+    config: { access: 'user', kept: { from: ['notifications'], perUser: true } },
     schema: {
       tags,
       summary:
@@ -37,12 +37,8 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        () => listNotifications(app.db, request, user, request.query),
-        { from: ['notifications'], perUser: true },
+      return app.keptAnswers.send(request, reply, user, () =>
+        listNotifications(app.db, request, user, request.query),
       );
     },
   });

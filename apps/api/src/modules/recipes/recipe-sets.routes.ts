@@ -33,7 +33,7 @@ export async function recipeSetsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/recipes_sets/', {
-    config: { access: 'recipes' },
+    config: { access: 'recipes', kept: { from: ['recipes'] } },
     schema: {
       tags,
       summary:
@@ -45,17 +45,11 @@ export async function recipeSetsRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const user = currentUser(request);
       const { page, per_page: perPage, filters } = request.query;
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        async () => {
-          const query = setsListQuery(app.db, user.organisationId, filters);
-          const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
-          return { ...listed, data: await withRecipes(app.db, listed.data) };
-        },
-        { from: ['recipes'] },
-      );
+      return app.keptAnswers.send(request, reply, user, async () => {
+        const query = setsListQuery(app.db, user.organisationId, filters);
+        const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
+        return { ...listed, data: await withRecipes(app.db, listed.data) };
+      });
     },
   });
 

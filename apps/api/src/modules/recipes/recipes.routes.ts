@@ -58,7 +58,7 @@ export async function recipesRoutes(fastify: FastifyInstance) {
   const deps = (request: FastifyRequest): RecipeDeps => ({ db: app.db, images, log: request.log });
 
   app.get('/api/recipes/', {
-    config: { access: 'recipes' },
+    config: { access: 'recipes', kept: { from: ['recipes'] } },
     schema: {
       tags,
       summary:
@@ -71,17 +71,11 @@ export async function recipesRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const user = currentUser(request);
       const { page, per_page: perPage, filters, search } = request.query;
-      return app.keptAnswers.send(
-        request,
-        reply,
-        user,
-        async () => {
-          const query = recipesListQuery(app.db, user.organisationId, { filters, search });
-          const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
-          return { ...listed, data: await withSetIds(app.db, listed.data) };
-        },
-        { from: ['recipes'] },
-      );
+      return app.keptAnswers.send(request, reply, user, async () => {
+        const query = recipesListQuery(app.db, user.organisationId, { filters, search });
+        const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
+        return { ...listed, data: await withSetIds(app.db, listed.data) };
+      });
     },
   });
 

@@ -25,7 +25,7 @@ export async function roomsRoutes(fastify: FastifyInstance) {
   const roomOf = (organisationId: number, roomId: number) => getRoom(app.db, organisationId, roomId);
 
   app.get('/api/rooms/', {
-    config: { access: 'addresses' },
+    config: { access: 'addresses', kept: { from: ['fleet'] } },
     schema: {
       tags,
       summary:

@@ -53,7 +53,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
   // docs/contract.md, "HTTP calls" names both `GET /users` and `GET /users/?page`.
   for (const url of ['/api/users', '/api/users/']) {
     app.get(url, {
-      config: read,
+      config: { ...read, kept: { from: ['people'] } },
       schema: {
         tags,
         summary:
@@ -65,17 +65,11 @@ export async function usersRoutes(fastify: FastifyInstance) {
       handler: async (request, reply) => {
         const user = currentUser(request);
         const { page, per_page: perPage, filters } = request.query;
-        return app.keptAnswers.send(
-          request,
-          reply,
-          user,
-          async () => {
-            const query = usersListQuery(app.db, user.organisationId, filters);
-            const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
-            return { ...listed, data: await withRoles(app.db, listed.data) };
-          },
-          { from: ['people'] },
-        );
+        return app.keptAnswers.send(request, reply, user, async () => {
+          const query = usersListQuery(app.db, user.organisationId, filters);
+          const listed = await listOrPage(request, query, { page, per_page: perPage }, (row) => row);
+          return { ...listed, data: await withRoles(app.db, listed.data) };
+        });
       },
     });
   }
