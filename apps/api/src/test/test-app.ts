@@ -1,6 +1,6 @@
 import type { Database } from '@kontrol/db';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, LogConfig } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import type { Gateway } from '@kontrol/gateway';
@@ -24,9 +24,15 @@ export interface TestApp {
 /** The real API on a real, empty, migrated database of its own; nothing is mocked. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { runsMqtt?: boolean; metrics?: Metrics; logStream?: DestinationStream } = {},
+  options: {
+    runsMqtt?: boolean;
+    metrics?: Metrics;
+    logStream?: DestinationStream;
+    /** Kysely's log of the app's database: a test that reads the statements the routes run. */
+    dbLog?: LogConfig;
+  } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ log: options.dbLog });
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -94,6 +100,8 @@ export interface UseTestAppOptions {
    * `MQTT_URL` in `env`, the external broker's subscriptions.
    */
   runsMqtt?: boolean;
+  /** Kysely's log of the app's database ({@link buildTestApp}). */
+  dbLog?: LogConfig;
 }
 
 /**
@@ -114,7 +122,7 @@ export function useTestApp(
     try {
       const built = await buildTestApp(
         { ...options.env, ...(smtp ? { SMTP_URL: smtp.url } : {}) },
-        { runsMqtt: options.runsMqtt },
+        { runsMqtt: options.runsMqtt, dbLog: options.dbLog },
       );
       running = { built, smtp };
     } catch (error) {

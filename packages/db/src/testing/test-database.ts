@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, type DatabaseHandle } from '../create-db.js';
+import { createDb, type CreateDbOptions, type DatabaseHandle } from '../create-db.js';
 import { migrateToLatest } from '../migrate.js';
 import pg from 'pg';
 
@@ -25,13 +25,13 @@ export function testDialect(): 'sqlite' | 'postgres' {
  * and named by the migrations' contents: running the migrations for each of some two hundred
  * files took a tenth of the suite's time.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (testDialect() === 'postgres') return createPostgres();
+export async function createTestDatabase(options: Pick<CreateDbOptions, 'log'> = {}): Promise<TestDatabase> {
+  if (testDialect() === 'postgres') return createPostgres(options);
   const dir = mkdtempSync(join(tmpdir(), 'kontrol-test-'));
   const file = join(dir, 'test.db');
   copyFileSync(await sqliteTemplate(), file);
   const url = `sqlite:${file}`;
-  const handle = createDb(url);
+  const handle = createDb(url, options);
   return {
     handle,
     url,
@@ -100,7 +100,7 @@ async function postgresTemplate(admin: pg.Client, adminUrl: string): Promise<str
   return name;
 }
 
-async function createPostgres(): Promise<TestDatabase> {
+async function createPostgres(options: Pick<CreateDbOptions, 'log'>): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('KONTROL_TEST_DIALECT=postgres needs TEST_DATABASE_URL');
   const name = `kontrol_test_${randomBytes(6).toString('hex')}`;
@@ -112,7 +112,7 @@ async function createPostgres(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = databaseUrl(adminUrl, name);
-  const handle = createDb(url, { poolMax: 5 });
+  const handle = createDb(url, { poolMax: 5, ...options });
   return {
     handle,
     url,

@@ -9,35 +9,40 @@ type Db = Kysely<Database> | Transaction<Database>;
  * its type (the `device_type_id` filter); an event is deleted with its device, so it always has one.
  */
 export function eventsQuery(db: Db, organisationId: number) {
-  return db
-    .selectFrom('device_events as e')
-    .innerJoin('devices as d', 'd.id', 'e.device_id')
-    .leftJoin('users as ack', 'ack.id', 'e.acknowledged_by')
-    .leftJoin('users as author', 'author.id', 'e.created_by')
-    .select([
-      'e.id',
-      'e.device_id',
-      'd.name as device_name',
-      'e.template_id',
-      'e.rule_key',
-      'e.kind',
-      'e.severity',
-      'e.title',
-      'e.description',
-      'e.details',
-      'e.value',
-      'e.started_ts',
-      'e.ended_ts',
-      'e.acknowledged_at',
-      'e.acknowledged_by',
-      'ack.name as acknowledged_by_name',
-      'e.ack_comment',
-      'e.created_by',
-      'author.name as created_by_name',
-      'e.created_at',
-      'e.updated_at',
-    ])
-    .where('e.organisation_id', '=', organisationId);
+  return (
+    db
+      .selectFrom('device_events as e')
+      // The device of the same organisation, said twice so the database may start from either side.
+      .innerJoin('devices as d', (join) =>
+        join.onRef('d.id', '=', 'e.device_id').on('d.organisation_id', '=', organisationId),
+      )
+      .leftJoin('users as ack', 'ack.id', 'e.acknowledged_by')
+      .leftJoin('users as author', 'author.id', 'e.created_by')
+      .select([
+        'e.id',
+        'e.device_id',
+        'd.name as device_name',
+        'e.template_id',
+        'e.rule_key',
+        'e.kind',
+        'e.severity',
+        'e.title',
+        'e.description',
+        'e.details',
+        'e.value',
+        'e.started_ts',
+        'e.ended_ts',
+        'e.acknowledged_at',
+        'e.acknowledged_by',
+        'ack.name as acknowledged_by_name',
+        'e.ack_comment',
+        'e.created_by',
+        'author.name as created_by_name',
+        'e.created_at',
+        'e.updated_at',
+      ])
+      .where('e.organisation_id', '=', organisationId)
+  );
 }
 export type EventRow = Awaited<ReturnType<ReturnType<typeof eventsQuery>['executeTakeFirstOrThrow']>>;
 
