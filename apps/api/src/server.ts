@@ -95,7 +95,10 @@ async function supervise(config: Config) {
   let stopping = false;
   let exitCode = 0;
   let demo: Promise<DemoFleet | undefined> | undefined;
+  let exiting = false;
   const exit = () => {
+    if (exiting) return;
+    exiting = true;
     void Promise.resolve(demo)
       .then((fleet) => fleet?.stop())
       .then(() => gateway.close())
@@ -131,6 +134,11 @@ async function supervise(config: Config) {
       log.error(`API process ${worker.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
       setTimeout(start, WORKER_RESTART_DELAY_MS);
     }
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) exit();
+  });
+  // Node drops a worker from `cluster.workers` once it has both exited and disconnected, in either
+  // order: when its channel closes after its exit, only this event sees the last one go.
+  cluster.on('disconnect', () => {
     if (stopping && Object.keys(cluster.workers ?? {}).length === 0) exit();
   });
   process.once('SIGTERM', stopAll);
