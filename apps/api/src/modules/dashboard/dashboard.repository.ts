@@ -159,16 +159,3 @@ export function findEventIdsOverlapping(
     .limit(500)
     .execute();
 }
-
-/**
- * What changes the organisation's device events leave behind: the newest `updated_at` (an index
- * seek). A deleted event does not move it; kept answers age out within their freshness anyway.
- */
-export async function eventsVersion(db: Kysely<Database>, organisationId: number): Promise<string> {
-  const row = await db
-    .selectFrom('device_events')
-    .select((eb) => eb.fn.max('updated_at').as('version'))
-    .where('organisation_id', '=', organisationId)
-    .executeTakeFirst();
-  return row?.version ? String(row.version) : '';
-}

@@ -10,21 +10,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
-import {
-  dashboardReport,
-  deviceStat,
-  preferGraph,
-  statVariant,
-  type StatSources,
-} from './dashboard.service.js';
+import type { KeepOptions } from '../../lib/kept-answers.js';
+import { dashboardReport, deviceStat, preferGraph, type StatSources } from './dashboard.service.js';
 
 /**
- * A stat answer is kept while the fleet (devices, rooms, addresses), the device events and the open
+ * A stat answer is kept while the fleet (devices, rooms, addresses), the device events and the
  * complaints have not changed, and for this long at most (what the gateway writes meanwhile: last
  * online, washes). The console lays the live updates over it and recomputes the counters
  * (docs/dashboard.md).
  */
 export const STAT_FRESH_MS = 5_000;
+const STAT_KEPT: KeepOptions = { from: ['fleet', 'events', 'complaints'], freshForMs: STAT_FRESH_MS };
 
 /**
  * docs/contract.md, "HTTP calls": `/devices/stat`, `/devices/reports/dashboard`, `/devices/info/prefer_graph` — the
@@ -37,33 +33,27 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
 
   /**
    * The stat answer of the caller's organisation (of one type): kept while nothing it was built
-   * from has changed, within STAT_FRESH_MS. Its devices as read from the fleet are kept apart for
-   * the same window, so a device event (a new variant) builds the answer again without reading them.
+   * from has changed, within STAT_FRESH_MS (`STAT_KEPT`). Its devices as read from the fleet are
+   * kept apart for the same window, so a device event or a complaint builds the answer again
+   * without reading them.
    */
   const sendStat = async (request: FastifyRequest, reply: FastifyReply, type: string | undefined) => {
     const user = currentUser(request);
-    const { complaints, variant } = await statVariant(app.db, user.organisationId);
     const devices: StatSources['devices'] = (typeId, read) =>
       app.keptAnswers.part(user, `stat-devices:${typeId ?? 'all'}`, STAT_FRESH_MS, read);
-    return app.keptAnswers.send(
-      request,
-      reply,
-      user,
-      async () => ({
-        data: await deviceStat(app.db, user.organisationId, type, Date.now(), { complaints, devices }),
-      }),
-      { freshForMs: STAT_FRESH_MS, variant },
-    );
+    return app.keptAnswers.send(request, reply, user, async () => ({
+      data: await deviceStat(app.db, user.organisationId, type, Date.now(), { devices }),
+    }));
   };
 
   app.get('/api/devices/stat', {
-    config: { access: DEVICE_VIEWING_MODULES },
+    config: { access: DEVICE_VIEWING_MODULES, kept: STAT_KEPT },
     schema: { tags, summary: 'The devices with the dashboard counters', response: { 200: statEnvelope } },
     handler: (request, reply) => sendStat(request, reply, undefined),
   });
 
   app.get('/api/devices/stat/:type', {
-    config: { access: DEVICE_VIEWING_MODULES },
+    config: { access: DEVICE_VIEWING_MODULES, kept: STAT_KEPT },
     schema: {
       tags,
       summary: 'The dashboard counters of one device type (its id or slug)',

@@ -17,9 +17,7 @@ import { eventsQuery } from '../device-events/events.repository.js';
 import { toEvent } from '../device-events/events.presenter.js';
 import { findRollups, findWashCycles } from '../telemetry/telemetry.repository.js';
 import { worktimeReport } from '../telemetry/telemetry.service.js';
-import { sha256 } from '../../lib/crypto.js';
 import {
-  eventsVersion,
   findDashboardDevices,
   findDeviceType,
   findEventIdsOverlapping,
@@ -27,7 +25,6 @@ import {
   findOpenComplaintTotals,
   findOpenEventTotals,
   findReportDevice,
-  type OpenComplaintTotal,
 } from './dashboard.repository.js';
 import { toDashboardDevice, withProblems } from './dashboard.presenter.js';
 
@@ -45,43 +42,8 @@ export async function statDevices(
   return (await findDashboardDevices(db, organisationId, typeId)).map(toDashboardDevice);
 }
 
-/** The organisation's open complaints per device, and a short name for them (a stat cache key part). */
-export interface OpenComplaints {
-  totals: readonly OpenComplaintTotal[];
-  /** Empty without open complaints; else a hash of every device id and its count. */
-  variant: string;
-}
-
-/**
- * What the stat reads of complaints, read before the kept answers are looked at: a new, moved or
- * closed complaint changes `variant`, so a kept answer built before it is not reused
- * (docs/dashboard.md, "Complaints").
- */
-export async function openComplaints(db: Kysely<Database>, organisationId: number): Promise<OpenComplaints> {
-  const totals = await findOpenComplaintTotals(db, organisationId);
-  const variant =
-    totals.length === 0
-      ? ''
-      : sha256(totals.map((row) => `${row.device_id}:${Number(row.open_complaints)}`).join(','));
-  return { totals, variant };
-}
-
-/**
- * What a kept stat answer must match besides the fleet version: the device events' version and
- * the open complaints per device (read once per request, and handed to the build on a miss).
- */
-export async function statVariant(db: Kysely<Database>, organisationId: number) {
-  const [events, complaints] = await Promise.all([
-    eventsVersion(db, organisationId),
-    openComplaints(db, organisationId),
-  ]);
-  return { complaints, variant: `${events}\u0000${complaints.variant}` };
-}
-
 /** What `deviceStat` may be given instead of reading it. */
 export interface StatSources {
-  /** The open complaints the caller read already (`statVariant`). */
-  complaints?: OpenComplaints;
   /** The stat's devices, given how to read them (`statDevices`): a kept part, or read each time. */
   devices?: (
     typeId: number | undefined,
@@ -111,7 +73,7 @@ export async function deviceStat(
   const [fleet, totals, complaintTotals] = await Promise.all([
     sources.devices ? sources.devices(typeId, read) : read(),
     findOpenEventTotals(db, organisationId),
-    sources.complaints ? sources.complaints.totals : findOpenComplaintTotals(db, organisationId),
+    findOpenComplaintTotals(db, organisationId),
   ]);
   const open = new Map(totals.map((row) => [row.device_id, row]));
   const complained = new Map(complaintTotals.map((row) => [row.device_id, Number(row.open_complaints)]));
