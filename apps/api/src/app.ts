@@ -150,7 +150,7 @@ export async function buildApp({
   // HTML forms and Laravel clients post urlencoded bodies: read wherever JSON is (lib/forms.ts).
   formBodyParser(app);
   app.decorate('config', config);
-  app.decorate('keptAnswers', new KeptAnswers());
+  app.decorate('keptAnswers', new KeptAnswers(config.keptAnswersMaxBytes));
 
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { database });

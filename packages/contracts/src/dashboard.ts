@@ -9,7 +9,11 @@ import { DEVICE_STATES } from './telemetry.js';
  * `/devices/reports/dashboard`, `/devices/info/prefer_graph`); docs/dashboard.md.
  */
 
-/** One device as the dashboard sees it: what the rules of dashboard-rules.ts read, and its state. */
+/**
+ * One device as the dashboard works with it: what the rules of dashboard-rules.ts read, its state,
+ * and its name and place. The console has it from a stat device ({@link statDeviceSchema}) and the
+ * device as the devices list gives it (dashboard-stat.ts, `fromStatDevice`).
+ */
 export const dashboardDeviceSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -29,10 +33,7 @@ export const dashboardDeviceSchema = z.object({
   current: z.number().nullable(),
   temperature: z.number().nullable(),
   open_events: z.number().int(),
-  /**
-   * Open complaints (status new or in progress, OPEN_COMPLAINT_STATUSES) naming the device; the
-   * server always sends it, readers take a missing one as 0.
-   */
+  /** Open complaints (status new or in progress, OPEN_COMPLAINT_STATUSES) naming the device. */
   open_complaints: z.number().int().optional(),
   /** The highest severity among its open events. */
   open_severity: z.enum(['info', 'warning', 'critical']).nullable(),
@@ -42,6 +43,34 @@ export const dashboardDeviceSchema = z.object({
 export type DashboardDevice = z.infer<typeof dashboardDeviceSchema>;
 
 /**
+ * One device of `GET /api/devices/stat` (docs/dashboard.md, "The stat answer"): what the rules read
+ * and what changes, without what the devices list already gives (name, type, address, room), so
+ * that a chain's 50 000 devices stay under 10 MB. A field at its empty value (null, false, 0, a
+ * moment never seen) is left out. The live fields may be null in the console, where live updates
+ * write them.
+ */
+export const statDeviceSchema = z.object({
+  id: z.number().int(),
+  /** IANA zone of the device's address. */
+  time_zone: z.string(),
+  is_smart: z.literal(true).optional(),
+  template_id: z.number().int().optional(),
+  shift_start: z.string().optional(),
+  last_online: z.object({ last_utc: z.string().nullable() }).optional(),
+  work_start: z.object({ date: z.string().nullable(), start: z.string().nullable() }).optional(),
+  wash_interval_hours: z.number().int().optional(),
+  last_wash_at: z.string().optional(),
+  state: z.enum(DEVICE_STATES).nullable().optional(),
+  current: z.number().nullable().optional(),
+  temperature: z.number().nullable().optional(),
+  open_events: z.number().int().optional(),
+  open_complaints: z.number().int().optional(),
+  open_severity: z.enum(['info', 'warning', 'critical']).optional(),
+  problem_since: z.string().optional(),
+});
+export type StatDevice = z.infer<typeof statDeviceSchema>;
+
+/**
  * `GET /api/devices/stat` and `/api/devices/stat/{type}` (a device type id or slug):
  * `{data: {devices, issues_count, bad_devices_for_templates, counters, now}}`.
  * `issues_count` is the number of devices with open events or open complaints (`issueReports`);
@@ -49,7 +78,7 @@ export type DashboardDevice = z.infer<typeof dashboardDeviceSchema>;
  * the six counters computed at `now`.
  */
 export const deviceStatSchema = z.object({
-  devices: z.array(dashboardDeviceSchema),
+  devices: z.array(statDeviceSchema),
   issues_count: z.number().int(),
   bad_devices_for_templates: z.number().int(),
   counters: z.object(

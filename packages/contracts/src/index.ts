@@ -21,6 +21,7 @@ export * from './live.js';
 export * from './events.js';
 export * from './dashboard-rules.js';
 export * from './dashboard.js';
+export * from './dashboard-stat.js';
 export * from './event-text.js';
 export * from './recipes.js';
 export * from './program-files.js';

@@ -37,6 +37,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_WORKERS: 'many' })).toThrow(ConfigError);
   });
 
+  it('keeps 128 MiB of list answers per process unless KEPT_ANSWERS_MB says otherwise, within 16 MiB–16 GiB', () => {
+    expect(loadConfig({}).keptAnswersMaxBytes).toBe(128 * 1024 * 1024);
+    expect(loadConfig({ KEPT_ANSWERS_MB: '512' }).keptAnswersMaxBytes).toBe(512 * 1024 * 1024);
+    expect(() => loadConfig({ KEPT_ANSWERS_MB: '8' })).toThrow(ConfigError);
+    expect(() => loadConfig({ KEPT_ANSWERS_MB: 'lots' })).toThrow(ConfigError);
+  });
+
   it('keeps an idle PostgreSQL connection 10 minutes unless DATABASE_POOL_IDLE_SECONDS says otherwise', () => {
     expect(loadConfig({}).databasePoolIdleMs).toBe(600_000);
     expect(loadConfig({ DATABASE_POOL_IDLE_SECONDS: '30' }).databasePoolIdleMs).toBe(30_000);

@@ -37,6 +37,7 @@ const envSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(500).default(10),
   DATABASE_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   API_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
+  KEPT_ANSWERS_MB: z.coerce.number().int().min(16).max(16_384).default(128),
   RESTART_ON_CRASH: flag.default(true),
   DEMO: flag.optional(),
   DEMO_SIMULATOR: flag.optional(),
@@ -140,6 +141,8 @@ export interface Config {
   databasePoolIdleMs: number;
   /** API processes sharing the port (node:cluster); `auto` in API_WORKERS means one per core. */
   workers: number;
+  /** What one API process keeps at most of list answers (bytes); one answer takes a quarter at most. */
+  keptAnswersMaxBytes: number;
   /** With one API process: run it as the child of a supervisor that restarts it when it dies. */
   restartOnCrash: boolean;
   /** Create the demo organisation on an empty database. */
@@ -246,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: e.DATABASE_POOL_MAX,
     databasePoolIdleMs: e.DATABASE_POOL_IDLE_SECONDS * 1000,
     workers: e.API_WORKERS === 'auto' ? availableParallelism() : e.API_WORKERS,
+    keptAnswersMaxBytes: e.KEPT_ANSWERS_MB * 1024 * 1024,
     restartOnCrash: e.RESTART_ON_CRASH,
     demo: e.DEMO ?? e.NODE_ENV !== 'production',
     demoSimulator: e.DEMO_SIMULATOR ?? e.DEMO ?? e.NODE_ENV !== 'production',

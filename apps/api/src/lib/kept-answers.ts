@@ -19,8 +19,8 @@ const COMPRESS: Record<Encoding, (json: Buffer) => Promise<Buffer>> = {
 };
 /** Smaller answers go out as they are (as @fastify/compress does, packages/server-kit/src/security.ts). */
 const COMPRESS_THRESHOLD_BYTES = 1024;
-/** What this process keeps at most, over every organisation. */
-export const KEPT_ANSWERS_MAX_BYTES = 64 * 1024 * 1024;
+/** What this process keeps at most, over every organisation, unless told otherwise (`KEPT_ANSWERS_MB`). */
+export const KEPT_ANSWERS_MAX_BYTES = 128 * 1024 * 1024;
 
 /** A kind of list whose counter the database moves ({@link ListVersions}). */
 export type ListKind = keyof ListVersions;
@@ -92,7 +92,8 @@ interface Part {
  * request saw) is answered fresh and not kept. Compressed forms are made once per entry, on first
  * demand, off the event loop. One answer is kept per place (organisation, user, locale and URL): a
  * new one (other counters, window or variant) drops the one it replaces, which no request would ask
- * for again; least recently used entries go first beyond {@link KEPT_ANSWERS_MAX_BYTES}.
+ * for again; least recently used entries go first beyond the bytes it may keep (`KEPT_ANSWERS_MB`,
+ * {@link KEPT_ANSWERS_MAX_BYTES} by default), and an answer over a quarter of them is never kept.
  */
 export class KeptAnswers {
   private readonly entries = new Map<string, Entry>();

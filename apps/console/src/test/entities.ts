@@ -18,7 +18,7 @@ import type {
   SupportMessage,
   User,
 } from '@kontrol/contracts';
-import { dashboardCounters } from '@kontrol/contracts';
+import { dashboardCounters, toStatDevice } from '@kontrol/contracts';
 
 /**
  * Entities as the API answers them, for the console's tests: one of each with plain defaults (a
@@ -376,11 +376,25 @@ export function buildDashboardDevice(overrides: Partial<DashboardDevice> = {}): 
   };
 }
 
-/** The statistics answer of these devices, counted by the shared rules at the server's now. */
+/** The device as the devices list (reference data) gives a dashboard device: its name and place. */
+export function listedDevice(device: DashboardDevice): Device {
+  return buildDevice({
+    id: device.id,
+    name: device.name,
+    type_id: device.type_id,
+    address_id: device.address_id,
+    room_id: device.room_id,
+  });
+}
+
+/**
+ * The statistics answer of these devices as the server sends it (no names or places, no empty
+ * fields), counted by the shared rules at the server's now.
+ */
 export function statAnswer(devices: DashboardDevice[], now = Date.now()) {
   return {
     data: {
-      devices,
+      devices: devices.map(toStatDevice),
       issues_count: devices.filter((device) => device.open_events > 0).length,
       bad_devices_for_templates: devices.filter((device) => device.is_smart && device.template_id === null)
         .length,

@@ -6,6 +6,13 @@ import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
 
+/** A stat device's open events and complaints: the answer leaves out a count of none. */
+function problems(stat: DeviceStat, deviceId: number) {
+  const device = stat.devices.find((d) => d.id === deviceId);
+  expect(device).toBeDefined();
+  return { open_events: device?.open_events ?? 0, open_complaints: device?.open_complaints ?? 0 };
+}
+
 /** An organisation with two devices and its admin signed in. */
 async function setup() {
   const org = await buildOrganisation(t.db);
@@ -42,8 +49,8 @@ describe('issueReports and open complaints', () => {
     const filed = await stat();
     expect(filed.counters.issueReports).toBe(1);
     expect(filed.issues_count).toBe(1);
-    expect(filed.devices.find((d) => d.id === oven.id)).toMatchObject({ open_events: 0, open_complaints: 1 });
-    expect(filed.devices.find((d) => d.id === fryer.id)).toMatchObject({ open_complaints: 0 });
+    expect(problems(filed, oven.id)).toEqual({ open_events: 0, open_complaints: 1 });
+    expect(problems(filed, fryer.id)).toEqual({ open_events: 0, open_complaints: 0 });
 
     await move(complaint.id, 'in_progress');
     expect((await stat()).counters.issueReports).toBe(1);
@@ -54,7 +61,7 @@ describe('issueReports and open complaints', () => {
     await move(complaint.id, 'closed');
     const closed = await stat();
     expect(closed.counters.issueReports).toBe(0);
-    expect(closed.devices.find((d) => d.id === oven.id)?.open_complaints).toBe(0);
+    expect(problems(closed, oven.id).open_complaints).toBe(0);
   });
 
   it('counts a device once with several complaints and an open event; the type stat too', async () => {
@@ -76,7 +83,7 @@ describe('issueReports and open complaints', () => {
       .execute();
     const both = await stat();
     expect(both.counters.issueReports).toBe(1);
-    expect(both.devices.find((d) => d.id === oven.id)).toMatchObject({ open_events: 1, open_complaints: 2 });
+    expect(problems(both, oven.id)).toEqual({ open_events: 1, open_complaints: 2 });
 
     await file({ title: 'Three', device_id: fryer.id });
     expect((await stat()).counters.issueReports).toBe(2);
@@ -94,6 +101,6 @@ describe('issueReports and open complaints', () => {
     expect((await other.stat()).counters.issueReports).toBe(1);
     const mine = await stat();
     expect(mine.counters.issueReports).toBe(0);
-    expect(mine.devices.map((d) => d.open_complaints)).toEqual([0, 0]);
+    expect(mine.devices.map((d) => d.open_complaints ?? 0)).toEqual([0, 0]);
   });
 });

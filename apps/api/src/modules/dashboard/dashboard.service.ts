@@ -8,6 +8,7 @@ import {
   type DeviceStat,
   type Locale,
   type PreferGraph,
+  toStatDevice,
 } from '@kontrol/contracts';
 import type { Database } from '@kontrol/db';
 import { parseNorms } from '@kontrol/domain';
@@ -53,8 +54,9 @@ export interface StatSources {
 
 /**
  * `GET /api/devices/stat[/{type}]`: every device (of the type) with what the dashboard's rules
- * read, the six counters at `now`, `issues_count` (devices with open events or open complaints)
- * and `bad_devices_for_templates` (smart devices without a template).
+ * read, as `toStatDevice` sends it (no name or place, no empty field); the six counters at `now`,
+ * `issues_count` (devices with open events or open complaints) and `bad_devices_for_templates`
+ * (smart devices without a template).
  */
 export async function deviceStat(
   db: Kysely<Database>,
@@ -82,7 +84,7 @@ export async function deviceStat(
   );
   const counters = dashboardCounters(devices, now);
   return {
-    devices,
+    devices: devices.map(toStatDevice),
     issues_count: counters.issueReports,
     bad_devices_for_templates: counters.devicesWithoutTmplNorma,
     counters,

@@ -1,9 +1,11 @@
-import type {
-  DashboardReport,
-  DeviceEvent,
-  DeviceStat,
-  PreferGraph,
-  TelemetrySampleInput,
+import {
+  fromStatDevice,
+  type DashboardReport,
+  type Device,
+  type DeviceEvent,
+  type DeviceStat,
+  type PreferGraph,
+  type TelemetrySampleInput,
 } from '@kontrol/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -49,20 +51,20 @@ describe('GET /api/devices/stat', () => {
     const client = await signedIn(org);
     const minutesAgo = (m: number) => new Date(Date.now() - m * MINUTE).toISOString();
     const template = await buildTemplate(t.db, org.organisationId);
-    await buildDevice(t.db, org.organisationId, {
+    const a = await buildDevice(t.db, org.organisationId, {
       name: 'A online',
       controller_id: `a-${org.organisationId}`,
       template_id: template.id,
       last_online_at: minutesAgo(1439),
     });
-    await buildDevice(t.db, org.organisationId, {
+    const b = await buildDevice(t.db, org.organisationId, {
       name: 'B offline',
       controller_id: `b-${org.organisationId}`,
       last_online_at: minutesAgo(1442),
     });
-    await buildDevice(t.db, org.organisationId, { name: 'C never', template_id: template.id });
+    const c = await buildDevice(t.db, org.organisationId, { name: 'C never', template_id: template.id });
     // A fryer is smart, has no template, and does not wash.
-    await buildDevice(t.db, org.organisationId, {
+    const d = await buildDevice(t.db, org.organisationId, {
       name: 'D fryer',
       type_id: await typeId('fryer'),
       controller_id: `d-${org.organisationId}`,
@@ -75,7 +77,8 @@ describe('GET /api/devices/stat', () => {
     const res = await client.get('/api/devices/stat');
     expect(res.statusCode).toBe(200);
     const stat = res.json<{ data: DeviceStat }>().data;
-    expect(stat.devices.map((d) => d.name)).toEqual(['A online', 'B offline', 'C never', 'D fryer']);
+    // In the order of their names, which the devices list gives with their places.
+    expect(stat.devices.map((device) => device.id)).toEqual([a.id, b.id, c.id, d.id]);
     // The combi ovens wash every 24 h and never did; the fryer's shift began at midnight UTC, with no work since
     // (unless this runs in the first minute of the UTC day).
     const slow = new Date().getUTCHours() === 0 && new Date().getUTCMinutes() === 0 ? 0 : 1;
@@ -97,6 +100,91 @@ describe('GET /api/devices/stat', () => {
     });
   });
 
+  it('sends a device without its name and place and without its empty fields, the devices list gives them', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const template = await buildTemplate(t.db, org.organisationId);
+    const bare = await buildDevice(t.db, org.organisationId, {
+      name: 'Bare',
+      type_id: await typeId('fryer'),
+    });
+    const busy = await buildDevice(t.db, org.organisationId, {
+      name: 'Busy',
+      controller_id: `busy-${org.organisationId}`,
+      template_id: template.id,
+      shift_start: '08:00',
+      last_online_at: new Date(Date.now() - MINUTE).toISOString(),
+      work_start_date: '2026-11-27',
+      work_start_time: '07:55',
+    });
+    await t.db
+      .updateTable('device_live')
+      .set({ state: 3, current: 12.5, temperature: 160 })
+      .where('device_id', '=', busy.id)
+      .execute();
+    const opened = await client.post('/api/devices/events/add', {
+      device_id: busy.id,
+      severity: 'critical',
+      title: 'Дверь не закрывается',
+      description: null,
+    });
+    expect(opened.statusCode).toBe(201);
+
+    const stat = (await client.get('/api/devices/stat')).json<{ data: DeviceStat }>().data;
+    const sent = new Map(stat.devices.map((device) => [device.id, device]));
+    expect(sent.get(bare.id)).toEqual({ id: bare.id, time_zone: 'Europe/Moscow' });
+    expect(sent.get(busy.id)).toEqual({
+      id: busy.id,
+      time_zone: 'Europe/Moscow',
+      is_smart: true,
+      template_id: template.id,
+      shift_start: '08:00',
+      last_online: { last_utc: expect.any(String) as string },
+      work_start: { date: '2026-11-27', start: '07:55' },
+      wash_interval_hours: 24,
+      state: 'cooking',
+      current: 12.5,
+      temperature: 160,
+      open_events: 1,
+      open_severity: 'critical',
+      problem_since: expect.any(String) as string,
+    });
+    // The console joins each with the devices list, as here.
+    const listed = new Map(
+      (await client.get('/api/devices/'))
+        .json<{ data: Device[] }>()
+        .data.map((device) => [device.id, device]),
+    );
+    expect(fromStatDevice(sent.get(bare.id)!, listed.get(bare.id))).toEqual({
+      id: bare.id,
+      name: 'Bare',
+      type_id: await typeId('fryer'),
+      address_id: listed.get(bare.id)?.address_id,
+      room_id: bare.roomId,
+      is_smart: false,
+      template_id: null,
+      shift_start: null,
+      time_zone: 'Europe/Moscow',
+      last_online: { last_utc: null },
+      work_start: { date: null, start: null },
+      wash_interval_hours: null,
+      last_wash_at: null,
+      state: null,
+      current: null,
+      temperature: null,
+      open_events: 0,
+      open_complaints: 0,
+      open_severity: null,
+      problem_since: null,
+    });
+    expect(fromStatDevice(sent.get(busy.id)!, listed.get(busy.id))).toMatchObject({
+      name: 'Busy',
+      is_smart: true,
+      open_events: 1,
+      state: 'cooking',
+    });
+  });
+
   it('shows a new event at once, and what the gateway writes within one freshness window and a build', async () => {
     const org = await buildOrganisation(t.db);
     const client = await signedIn(org);
@@ -108,8 +196,8 @@ describe('GET /api/devices/stat', () => {
       expect(res.statusCode).toBe(200);
       const found = res.json<{ data: DeviceStat }>().data.devices.find((d) => d.id === device.id);
       return {
-        current: found?.current,
-        open: found?.open_events,
+        current: found?.current ?? null,
+        open: found?.open_events ?? 0,
         issues: res.json<{ data: DeviceStat }>().data.issues_count,
       };
     };
@@ -147,14 +235,17 @@ describe('GET /api/devices/stat', () => {
   it('narrows to a device type by id or slug, and answers 404 for an unknown type', async () => {
     const org = await buildOrganisation(t.db);
     const client = await signedIn(org);
-    await buildDevice(t.db, org.organisationId, { name: 'Oven' });
-    await buildDevice(t.db, org.organisationId, { name: 'Fryer', type_id: await typeId('fryer') });
+    const oven = await buildDevice(t.db, org.organisationId, { name: 'Oven' });
+    const fryer = await buildDevice(t.db, org.organisationId, {
+      name: 'Fryer',
+      type_id: await typeId('fryer'),
+    });
     const bySlug = (await client.get('/api/devices/stat/fryer')).json<{ data: DeviceStat }>().data;
-    expect(bySlug.devices.map((d) => d.name)).toEqual(['Fryer']);
+    expect(bySlug.devices.map((d) => d.id)).toEqual([fryer.id]);
     const byId = (await client.get(`/api/devices/stat/${await typeId('combi_oven')}`)).json<{
       data: DeviceStat;
     }>().data;
-    expect(byId.devices.map((d) => d.name)).toEqual(['Oven']);
+    expect(byId.devices.map((d) => d.id)).toEqual([oven.id]);
     expect((await client.get('/api/devices/stat/toaster')).statusCode).toBe(404);
   });
 

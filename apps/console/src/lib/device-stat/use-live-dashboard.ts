@@ -1,4 +1,4 @@
-import type { DashboardDevice, LiveDevice } from '@kontrol/contracts';
+import type { LiveDevice, StatDevice } from '@kontrol/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { liveStream } from '../live-stream';
@@ -6,7 +6,7 @@ import { deviceEventKeys } from '../device-events/keys';
 import type { DeviceStatData } from './get-device-stat';
 import { dashboardKeys } from './keys';
 
-function patched(device: DashboardDevice, live: LiveDevice): DashboardDevice {
+function patched(device: StatDevice, live: LiveDevice): StatDevice {
   return {
     ...device,
     last_online: live.last_online,

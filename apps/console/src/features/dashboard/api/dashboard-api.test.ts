@@ -1,4 +1,4 @@
-import type { DeviceStat } from '@kontrol/contracts';
+import { toStatDevice, type DashboardDevice } from '@kontrol/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -53,11 +53,12 @@ describe('applyLiveDevicesToStat', () => {
     const client = new QueryClient();
     const one = buildDashboardDevice({ id: 1, last_online: { last_utc: null } });
     const two = buildDashboardDevice({ id: 2 });
-    const stat = (devices: DeviceStat['devices']): DeviceStatData => ({
+    const stat = (devices: DashboardDevice[]): DeviceStatData => ({
       ...statAnswer(devices).data,
       clockOffsetMs: 0,
     });
-    client.setQueryData(dashboardKeys.stat(null), stat([one, two]));
+    const held = stat([one, two]);
+    client.setQueryData(dashboardKeys.stat(null), held);
     const ofAnotherType = stat([two]);
     client.setQueryData(dashboardKeys.stat(3), ofAnotherType);
 
@@ -73,14 +74,14 @@ describe('applyLiveDevicesToStat', () => {
     ]);
     const all = client.getQueryData<DeviceStatData>(dashboardKeys.stat(null));
     expect(all?.devices[0]).toEqual({
-      ...one,
+      ...toStatDevice(one),
       last_online: { last_utc: '2026-11-23T09:59:00.000Z' },
       work_start: { date: '2026-11-23', start: '08:02' },
       state: 'cooking',
       current: 30,
       temperature: 180,
     });
-    expect(all?.devices[1]).toBe(two);
+    expect(all?.devices[1]).toBe(held.devices[1]);
     // None of its devices reported: the same answer.
     expect(client.getQueryData(dashboardKeys.stat(3))).toBe(ofAnotherType);
   });

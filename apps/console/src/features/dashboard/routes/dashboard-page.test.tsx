@@ -10,7 +10,14 @@ import { buildDeviceType } from '../../../test/entities';
 import { server } from '../../../test/server';
 import { zonedToday } from '../../../lib/format';
 import { browserToday } from '../dashboard-format';
-import { buildDeviceEvent, FakeEventSource, fleet, renderDashboard, serveDashboard } from '../test/fixtures';
+import {
+  buildDeviceEvent,
+  FakeEventSource,
+  fleet,
+  listedDevice,
+  renderDashboard,
+  serveDashboard,
+} from '../test/fixtures';
 
 beforeAll(() => {
   installCanvas();
@@ -361,6 +368,26 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     expect(screen.getByText('Устройств пока нет.')).toBeInTheDocument();
     expect(screen.getByText('Записей не найдено')).toBeInTheDocument();
     expect(await screen.findByText('Пока ничего не произошло.')).toBeInTheDocument();
+  });
+
+  it('names and places the devices from the devices list, reading it again for a device added since', async () => {
+    const devices = fleet();
+    serveDashboard({ devices });
+    let listReads = 0;
+    server.use(
+      http.get('/api/devices/', () => {
+        listReads += 1;
+        return HttpResponse.json({ data: devices.map(listedDevice) });
+      }),
+    );
+    // The devices list loaded before the last device was added: the stat answer holds it already.
+    await renderDashboard('/account/dashboard', { devices: devices.slice(0, -1).map(listedDevice) });
+    const table = await screen.findByRole('table', { name: 'Оборудование' });
+    const last = devices[devices.length - 1]!;
+    await waitFor(() => expect(listReads).toBe(1));
+    expect(await within(table).findByRole('button', { name: last.name })).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: `#${last.id}` })).not.toBeInTheDocument();
+    expect(listReads).toBe(1);
   });
 });
 

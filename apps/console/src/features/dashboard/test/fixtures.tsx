@@ -15,6 +15,7 @@ import {
   buildDevice,
   buildDeviceType,
   buildRoom,
+  listedDevice,
   minutesAgo,
   statAnswer,
 } from '../../../test/entities';
@@ -24,7 +25,7 @@ import { renderAccountPages } from '../../../test/render';
 export { FakeEventSource } from '../../../test/fake-event-source';
 
 export { buildDeviceEvent } from '../../../test/entities';
-export { buildDashboardDevice, MINUTE, minutesAgo, statAnswer } from '../../../test/entities';
+export { buildDashboardDevice, listedDevice, MINUTE, minutesAgo, statAnswer } from '../../../test/entities';
 export { pageOf } from '../../../test/server';
 
 /** A prefer graph of `date` in UTC: 24 hours, `online` devices every hour, two working from 08:00. */
@@ -44,6 +45,9 @@ export function preferGraphAnswer(date: string, online = 3): { data: PreferGraph
   };
 }
 
+/** The devices the last {@link serveDashboard} answers with: the devices list renderDashboard gives by default. */
+let servedDevices: DashboardDevice[] = [];
+
 /**
  * The dashboard's API: the statistics (all, and per type), the prefer graph, the events page of
  * the activity feed. Returns what was asked, for assertions.
@@ -58,6 +62,13 @@ export function serveDashboard(
   } = {},
 ) {
   const asked = { stat: [] as string[], preferGraph: [] as URL[], events: [] as URL[] };
+  const byId = new Map(
+    [...(options.devices ?? []), ...Object.values(options.byType ?? {}).flat()].map((device) => [
+      device.id,
+      device,
+    ]),
+  );
+  servedDevices = [...byId.values()];
   server.use(
     http.get('/api/devices/stat', () => {
       asked.stat.push('all');
@@ -107,7 +118,8 @@ export async function renderDashboard(
     url,
     user,
     references: {
-      devices: references.devices ?? [],
+      // The stat answer names no device: the devices list does, as on the server.
+      devices: references.devices ?? servedDevices.map(listedDevice),
       deviceTypes: references.types ?? [buildDeviceType()],
       addresses: [buildAddress()],
       rooms: [buildRoom()],
