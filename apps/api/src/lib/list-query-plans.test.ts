@@ -39,6 +39,9 @@ const LISTS = [
   `/api/alerts/?page=1&${filters({ status: { operator: 'in', value: ['new', 'in_progress'] } })}`,
   '/api/users/?page=1',
   `/api/users/?page=1&${filters({ role: { operator: '=', value: 'admin' } })}`,
+  // Not a paged list, but the dashboard's whole fleet: the organisation's rows only.
+  '/api/devices/stat',
+  '/api/devices/stat/fryer',
 ];
 
 /** Tables a list is read from that stay small whatever the chain: reference data. */
@@ -93,8 +96,9 @@ async function wholeTables(query: CompiledQuery): Promise<{ tables: string[]; pl
 
 /**
  * What a small chain's organisation holds, `scale` times, written by the database: 1 000 devices at
- * 50 addresses, 100 groups, 5 000 device events (one in ten open), 10 000 notifications of the
- * admin, 1 000 complaints, 200 users and 200 access roles, 100 recipes in 50 sets.
+ * 50 addresses (half of them reported, a third washed), 100 groups, 5 000 device events (one in ten
+ * open), 10 000 notifications of the admin, 1 000 complaints, 200 users and 200 access roles, 100
+ * recipes in 50 sets.
  */
 async function seedVolumes(organisation: Awaited<ReturnType<typeof buildOrganisation>>, scale: number) {
   const orgId = organisation.organisationId;
@@ -133,6 +137,13 @@ async function seedVolumes(organisation: Awaited<ReturnType<typeof buildOrganisa
   for (let i = 0; i < 50 * scale; i += 1)
     await buildRecipeSet(t.db, orgId, { recipeIds: recipes.slice(i * 2, i * 2 + 5) });
   await buildUser(t.db, orgId, { modules: ['devices'] });
+  // Half the devices reported, a third washed (three completed cycles each): the dashboard's stat.
+  await sql`insert into device_live (device_id, last_online_at, state, current)
+    select id, ${now}, 1, 1.5 from devices where organisation_id = ${orgId} and id % 2 = 0`.execute(t.db);
+  await sql`insert into wash_cycles (device_id, started_ts, ended_ts, outcome)
+    ${series(3)} select d.id, cast(${Date.now()} as bigint) - (i + 1) * 86400000,
+      cast(${Date.now()} as bigint) - (i + 1) * 86400000 + 1800000, 'completed'
+    from devices d, n where d.organisation_id = ${orgId} and d.id % 3 = 0`.execute(t.db);
 }
 
 describe('paged lists at chain scale', () => {

@@ -1,12 +1,18 @@
 import { DEVICE_STATES, type DashboardDevice } from '@kontrol/contracts';
-import type { DashboardDeviceRow, OpenEventTotal } from './dashboard.repository.js';
+import type { LastWashRow, OpenEventTotal, StatFleetRow, StatLiveRow } from './dashboard.repository.js';
 
 const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
 
-/** A device as the stat reads it from the fleet, before its open events and complaints. */
-export function toDashboardDevice(row: DashboardDeviceRow): DashboardDevice {
-  const lastWash =
-    row.last_wash_ts === null || row.last_wash_ts === undefined ? null : Number(row.last_wash_ts);
+/**
+ * A device as the stat reads it, before its open events and complaints: its row of the fleet, what
+ * the gateway wrote last of it and the end of its last completed wash.
+ */
+export function toDashboardDevice(
+  row: StatFleetRow,
+  live: StatLiveRow | undefined,
+  lastWashTs: LastWashRow['last_wash_ts'] | undefined,
+): DashboardDevice {
+  const lastWash = lastWashTs === null || lastWashTs === undefined ? null : Number(lastWashTs);
   return {
     id: row.id,
     name: row.name,
@@ -17,13 +23,13 @@ export function toDashboardDevice(row: DashboardDeviceRow): DashboardDevice {
     template_id: row.template_id,
     shift_start: row.shift_start,
     time_zone: row.time_zone,
-    last_online: { last_utc: row.last_online_at ?? null },
-    work_start: { date: row.work_start_date ?? null, start: row.work_start_time ?? null },
+    last_online: { last_utc: live?.last_online_at ?? null },
+    work_start: { date: live?.work_start_date ?? null, start: live?.work_start_time ?? null },
     wash_interval_hours: row.wash_interval_hours === null ? null : Number(row.wash_interval_hours),
     last_wash_at: lastWash === null ? null : new Date(lastWash).toISOString(),
-    state: row.state === null || row.state === undefined ? null : (DEVICE_STATES[row.state] ?? null),
-    current: row.current ?? null,
-    temperature: row.temperature ?? null,
+    state: live?.state === null || live?.state === undefined ? null : (DEVICE_STATES[live.state] ?? null),
+    current: live?.current ?? null,
+    temperature: live?.temperature ?? null,
     open_events: 0,
     open_complaints: 0,
     open_severity: null,

@@ -4,18 +4,16 @@ import { sql, type Kysely } from 'kysely';
 
 /** SQL of the dashboard (docs/dashboard.md); every read is scoped to the organisation. */
 
-/** Every device of the organisation (of one type) with what the dashboard's rules read. */
-export function findDashboardDevices(
-  db: Kysely<Database>,
-  organisationId: number,
-  typeId: number | undefined,
-) {
+/**
+ * Every device of the organisation (of one type) with what the dashboard's rules read of the fleet
+ * itself, in the order of their names: what changes only when the fleet does.
+ */
+export function findStatFleet(db: Kysely<Database>, organisationId: number, typeId: number | undefined) {
   let query = db
     .selectFrom('devices')
     .innerJoin('rooms', 'rooms.id', 'devices.room_id')
     .innerJoin('addresses', 'addresses.id', 'rooms.address_id')
     .innerJoin('device_types', 'device_types.id', 'devices.type_id')
-    .leftJoin('device_live', 'device_live.device_id', 'devices.id')
     .select((eb) => [
       'devices.id',
       'devices.name',
@@ -29,13 +27,43 @@ export function findDashboardDevices(
         .coalesce('devices.wash_interval_hours', 'device_types.wash_interval_hours')
         .as('wash_interval_hours'),
       'addresses.time_zone',
+    ])
+    .where('devices.organisation_id', '=', organisationId);
+  if (typeId !== undefined) query = query.where('devices.type_id', '=', typeId);
+  return query.orderBy('devices.name').orderBy('devices.id').execute();
+}
+export type StatFleetRow = Awaited<ReturnType<typeof findStatFleet>>[number];
+
+/** What the gateway wrote last of each device of the organisation (of one type) that ever reported. */
+export function findStatLive(db: Kysely<Database>, organisationId: number, typeId: number | undefined) {
+  let query = db
+    .selectFrom('devices')
+    .innerJoin('device_live', 'device_live.device_id', 'devices.id')
+    .select([
+      'device_live.device_id',
       'device_live.last_online_at',
       'device_live.work_start_date',
       'device_live.work_start_time',
       'device_live.state',
       'device_live.current',
       'device_live.temperature',
-      // The newest completed wash: walks the device's cycles back from the newest (primary key order).
+    ])
+    .where('devices.organisation_id', '=', organisationId);
+  if (typeId !== undefined) query = query.where('devices.type_id', '=', typeId);
+  return query.execute();
+}
+export type StatLiveRow = Awaited<ReturnType<typeof findStatLive>>[number];
+
+/**
+ * The end of the newest completed wash of each device of the organisation (of one type) that
+ * completed one: per device, its cycles walked back from the newest (primary key order), so the
+ * other organisations' cycles and the device's older ones are never read.
+ */
+export function findLastWashes(db: Kysely<Database>, organisationId: number, typeId: number | undefined) {
+  let devices = db
+    .selectFrom('devices')
+    .select((eb) => [
+      'devices.id as device_id',
       eb
         .selectFrom('wash_cycles')
         .select('wash_cycles.ended_ts')
@@ -46,10 +74,14 @@ export function findDashboardDevices(
         .as('last_wash_ts'),
     ])
     .where('devices.organisation_id', '=', organisationId);
-  if (typeId !== undefined) query = query.where('devices.type_id', '=', typeId);
-  return query.orderBy('devices.name').orderBy('devices.id').execute();
+  if (typeId !== undefined) devices = devices.where('devices.type_id', '=', typeId);
+  return db
+    .selectFrom(devices.as('washed'))
+    .select(['washed.device_id', 'washed.last_wash_ts'])
+    .where('washed.last_wash_ts', 'is not', null)
+    .execute();
 }
-export type DashboardDeviceRow = Awaited<ReturnType<typeof findDashboardDevices>>[number];
+export type LastWashRow = Awaited<ReturnType<typeof findLastWashes>>[number];
 
 const SEVERITY_RANK = sql<number>`max(case severity when 'critical' then 3 when 'warning' then 2 else 1 end)`;
 

@@ -20,6 +20,11 @@ import { dashboardReport, deviceStat, preferGraph, type StatSources } from './da
  * (docs/dashboard.md).
  */
 export const STAT_FRESH_MS = 5_000;
+/**
+ * The devices as the fleet holds them are read again at least this often, though their counter has
+ * not moved: the wash intervals of device types, which move no organisation's counter.
+ */
+export const STAT_FLEET_FRESH_MS = 60_000;
 const STAT_KEPT: KeepOptions = { from: ['fleet', 'events', 'complaints'], freshForMs: STAT_FRESH_MS };
 
 /**
@@ -33,16 +38,20 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
 
   /**
    * The stat answer of the caller's organisation (of one type): kept while nothing it was built
-   * from has changed, within STAT_FRESH_MS (`STAT_KEPT`). Its devices as read from the fleet are
-   * kept apart for the same window, so a device event or a complaint builds the answer again
-   * without reading them.
+   * from has changed, within STAT_FRESH_MS (`STAT_KEPT`). What it reads is kept apart as well: the
+   * devices as the fleet holds them while the fleet is unchanged (within STAT_FLEET_FRESH_MS), and
+   * what the gateway wrote for STAT_FRESH_MS. A device event or a complaint builds the answer again
+   * without reading either, and a new window reads only what the gateway wrote.
    */
   const sendStat = async (request: FastifyRequest, reply: FastifyReply, type: string | undefined) => {
     const user = currentUser(request);
-    const devices: StatSources['devices'] = (typeId, read) =>
-      app.keptAnswers.part(user, `stat-devices:${typeId ?? 'all'}`, STAT_FRESH_MS, read);
+    const sources: StatSources = {
+      fleet: (typeId, read) =>
+        app.keptAnswers.part(user, `stat-fleet:${typeId ?? 'all'}`, STAT_FLEET_FRESH_MS, read),
+      live: (typeId, read) => app.keptAnswers.part(user, `stat-live:${typeId ?? 'all'}`, STAT_FRESH_MS, read),
+    };
     return app.keptAnswers.send(request, reply, user, async () => ({
-      data: await deviceStat(app.db, user.organisationId, type, Date.now(), { devices }),
+      data: await deviceStat(app.db, user.organisationId, type, Date.now(), sources),
     }));
   };
 

@@ -3,7 +3,6 @@ import {
   isTimeZone,
   localDateTime,
   zonedDayStart,
-  type DashboardDevice,
   type DashboardReport,
   type DeviceStat,
   type Locale,
@@ -19,37 +18,50 @@ import { toEvent } from '../device-events/events.presenter.js';
 import { findRollups, findWashCycles } from '../telemetry/telemetry.repository.js';
 import { worktimeReport } from '../telemetry/telemetry.service.js';
 import {
-  findDashboardDevices,
   findDeviceType,
   findEventIdsOverlapping,
   findHourTotals,
   findOpenComplaintTotals,
   findOpenEventTotals,
+  findLastWashes,
   findReportDevice,
+  findStatFleet,
+  findStatLive,
+  type LastWashRow,
+  type StatFleetRow,
+  type StatLiveRow,
 } from './dashboard.repository.js';
 import { toDashboardDevice, withProblems } from './dashboard.presenter.js';
 
 const HOUR_MS = 3_600_000;
 
-/**
- * The stat's devices of the organisation (of one type) as read from the fleet, without their open
- * events and complaints: what a kept part of the stat holds (dashboard.routes.ts).
- */
-export async function statDevices(
+/** What the gateway wrote last of the devices, and the ends of their last completed washes. */
+export interface StatLive {
+  live: readonly StatLiveRow[];
+  washes: readonly LastWashRow[];
+}
+
+/** How `deviceStat` reads what changes at its own pace: kept parts, or read each time. */
+export interface StatSources {
+  /** The devices as the fleet holds them (`findStatFleet`): they change only with it. */
+  fleet?: (
+    typeId: number | undefined,
+    read: () => Promise<readonly StatFleetRow[]>,
+  ) => Promise<readonly StatFleetRow[]>;
+  /** What the gateway writes all the time (`readStatLive`). */
+  live?: (typeId: number | undefined, read: () => Promise<StatLive>) => Promise<StatLive>;
+}
+
+async function readStatLive(
   db: Kysely<Database>,
   organisationId: number,
   typeId: number | undefined,
-): Promise<readonly DashboardDevice[]> {
-  return (await findDashboardDevices(db, organisationId, typeId)).map(toDashboardDevice);
-}
-
-/** What `deviceStat` may be given instead of reading it. */
-export interface StatSources {
-  /** The stat's devices, given how to read them (`statDevices`): a kept part, or read each time. */
-  devices?: (
-    typeId: number | undefined,
-    read: () => Promise<readonly DashboardDevice[]>,
-  ) => Promise<readonly DashboardDevice[]>;
+): Promise<StatLive> {
+  const [live, washes] = await Promise.all([
+    findStatLive(db, organisationId, typeId),
+    findLastWashes(db, organisationId, typeId),
+  ]);
+  return { live, washes };
 }
 
 /**
@@ -71,16 +83,24 @@ export async function deviceStat(
     if (!found) throw notFound();
     typeId = found.id;
   }
-  const read = () => statDevices(db, organisationId, typeId);
-  const [fleet, totals, complaintTotals] = await Promise.all([
-    sources.devices ? sources.devices(typeId, read) : read(),
+  const readFleet = () => findStatFleet(db, organisationId, typeId);
+  const readLive = () => readStatLive(db, organisationId, typeId);
+  const [fleet, { live, washes }, totals, complaintTotals] = await Promise.all([
+    sources.fleet ? sources.fleet(typeId, readFleet) : readFleet(),
+    sources.live ? sources.live(typeId, readLive) : readLive(),
     findOpenEventTotals(db, organisationId),
     findOpenComplaintTotals(db, organisationId),
   ]);
+  const liveOf = new Map(live.map((row) => [row.device_id, row]));
+  const washOf = new Map(washes.map((row) => [row.device_id, row.last_wash_ts]));
   const open = new Map(totals.map((row) => [row.device_id, row]));
   const complained = new Map(complaintTotals.map((row) => [row.device_id, Number(row.open_complaints)]));
-  const devices = fleet.map((device) =>
-    withProblems(device, open.get(device.id), complained.get(device.id) ?? 0),
+  const devices = fleet.map((row) =>
+    withProblems(
+      toDashboardDevice(row, liveOf.get(row.id), washOf.get(row.id)),
+      open.get(row.id),
+      complained.get(row.id) ?? 0,
+    ),
   );
   const counters = dashboardCounters(devices, now);
   return {

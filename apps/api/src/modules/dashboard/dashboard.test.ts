@@ -17,9 +17,15 @@ import {
 } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
-import { STAT_FRESH_MS } from './dashboard.routes.js';
+import { STAT_FLEET_FRESH_MS, STAT_FRESH_MS } from './dashboard.routes.js';
 
-const t = useTestApp();
+/** The statements the API ran, to tell which reads an answer took. */
+const statements: string[] = [];
+const t = useTestApp({
+  dbLog: (event) => {
+    if (event.level === 'query') statements.push(event.query.sql);
+  },
+});
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
@@ -227,6 +233,59 @@ describe('GET /api/devices/stat', () => {
       vi.setSystemTime(start + STAT_FRESH_MS);
       expect(await stat()).toEqual({ current: null, open: 1, issues: 1 });
       await vi.waitFor(async () => expect(await stat()).toEqual({ current: 7.5, open: 1, issues: 1 }));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads the fleet again when it changes, what the gateway writes every window, and neither for an event', async () => {
+    const org = await buildOrganisation(t.db);
+    const client = await signedIn(org);
+    const template = await buildTemplate(t.db, org.organisationId);
+    const device = await buildDevice(t.db, org.organisationId, { last_online_at: new Date().toISOString() });
+    const fleetReads = () => statements.filter((q) => /join "device_types"/.test(q)).length;
+    const liveReads = () =>
+      statements.filter((q) => /from "devices" inner join "device_live"/.test(q)).length;
+    const ask = async () => {
+      const res = await client.get('/api/devices/stat');
+      expect(res.statusCode).toBe(200);
+      return res.json<{ data: DeviceStat }>().data.devices.find((d) => d.id === device.id);
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Math.ceil(Date.now() / STAT_FLEET_FRESH_MS) * STAT_FLEET_FRESH_MS;
+      vi.setSystemTime(start);
+      statements.length = 0;
+      expect((await ask())?.template_id).toBeUndefined();
+      expect([fleetReads(), liveReads()]).toEqual([1, 1]);
+      // A device event builds the answer again from what was read.
+      const opened = await client.post('/api/devices/events/add', {
+        device_id: device.id,
+        severity: 'warning',
+        title: 'Дверь',
+        description: null,
+      });
+      expect(opened.statusCode).toBe(201);
+      expect((await ask())?.open_events).toBe(1);
+      expect([fleetReads(), liveReads()]).toEqual([1, 1]);
+      // A new window reads what the gateway wrote, not the fleet; its first request may get the last
+      // window's answer while the new one is built.
+      vi.setSystemTime(start + STAT_FRESH_MS);
+      await ask();
+      await vi.waitFor(() => expect(liveReads()).toBe(2));
+      expect(fleetReads()).toBe(1);
+      // A change of the fleet, written past the API, shows at once.
+      await t.db
+        .updateTable('devices')
+        .set({ template_id: template.id })
+        .where('id', '=', device.id)
+        .execute();
+      expect((await ask())?.template_id).toBe(template.id);
+      expect(fleetReads()).toBe(2);
+      // And the fleet is read again after STAT_FLEET_FRESH_MS whatever: device types move no counter.
+      vi.setSystemTime(start + STAT_FLEET_FRESH_MS);
+      await ask();
+      await vi.waitFor(() => expect(fleetReads()).toBe(3));
     } finally {
       vi.useRealTimers();
     }
