@@ -16,10 +16,10 @@
 // shortens them (500, 30, 2) and leaves docs alone. BENCH_NO_PAGE=1: the API only (a partial run:
 // no docs). BENCH_NO_DOCS=1: leave docs alone. E2E_SKIP_BUILD=1: measure the built files as they are.
 // Results: bench/results/dashboard.json (bench/lib/results.mjs).
-/* global window, document, MutationObserver, requestAnimationFrame -- these functions run in the page */
 import { chromium } from 'playwright-core';
 import { helloWorldLatency } from './lib/baselines.mjs';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, withoutLiveStream } from '../test-support/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test-support/chromium.mjs';
+import { measureDashboardPage, measureStat } from './lib/console-pages.mjs';
 import { liven } from './lib/fleet-life.mjs';
 import { buildIfNeeded, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
@@ -34,97 +34,6 @@ const NO_PAGE = process.env.BENCH_NO_PAGE === '1';
 
 const fmt = (n, digits = 0) =>
   Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const median = (values) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
-
-async function measureStat(baseURL, cookieHeader) {
-  const headers = {
-    cookie: cookieHeader,
-    accept: 'application/json',
-    'accept-encoding': 'gzip, deflate, br, zstd',
-  };
-  const url = `${baseURL}/api/devices/stat`;
-  const probe = await fetch(url, { headers });
-  const text = await probe.text();
-  if (probe.status !== 200)
-    throw new Error(`GET /api/devices/stat answered ${probe.status}: ${text.slice(0, 300)}`);
-  const stat = JSON.parse(text).data;
-  if (stat.devices.length !== DEVICES)
-    throw new Error(`expected ${DEVICES} devices, got ${stat.devices.length}`);
-  const wireBytes = Number(probe.headers.get('content-length') ?? 0);
-  for (let i = 0; i < 20; i += 1) await (await fetch(url, { headers })).arrayBuffer();
-  const times = [];
-  for (let i = 0; i < REQUESTS; i += 1) {
-    const started = performance.now();
-    const response = await fetch(url, { headers });
-    await response.arrayBuffer();
-    times.push(performance.now() - started);
-    if (response.status !== 200) throw new Error(`GET /api/devices/stat answered ${response.status}`);
-  }
-  times.sort((a, b) => a - b);
-  return {
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    max: times[times.length - 1],
-    jsonBytes: text.length,
-    wireBytes,
-    encoding: probe.headers.get('content-encoding') ?? 'identity',
-    counters: stat.counters,
-  };
-}
-
-/** Runs in the page before its scripts: notes when the counters and the first table row are on screen. */
-function watchDashboard() {
-  const bench = (window.__bench = {});
-  const observer = new MutationObserver(() => {
-    if (bench.ready) return;
-    const counters = document.querySelectorAll('[data-dashboard-counter]');
-    const row = document.querySelector('[data-dashboard-table] [role="row"][aria-rowindex="2"]');
-    if (counters.length < 6 || !row) return;
-    observer.disconnect();
-    requestAnimationFrame(() => {
-      bench.ready = performance.now();
-    });
-  });
-  observer.observe(document, { childList: true, subtree: true });
-}
-
-async function measurePage(baseURL, cookies) {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  const runs = [];
-  try {
-    for (let run = 0; run < RUNS + 1; run += 1) {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'ru-RU' });
-      await withoutLiveStream(context);
-      await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseURL })));
-      const page = await context.newPage();
-      await page.addInitScript(watchDashboard);
-      await page.goto(`${baseURL}/account/dashboard`);
-      await page.waitForFunction(() => window.__bench?.ready, undefined, { timeout: 30_000 });
-      const ready = await page.evaluate(() => window.__bench.ready);
-      // The first run warms the server's caches and the disk; it is not counted.
-      if (run > 0) runs.push(ready);
-      console.log(
-        `dashboard page run ${run}${run === 0 ? ' (warm-up)' : ''}: ready at ${Math.round(ready)} ms`,
-      );
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-  }
-  return { median: median(runs), worst: Math.max(...runs), runs };
-}
-
 const env = machine();
 console.log(
   `dashboard — ${env.date}, node ${env.node}, ${env.nproc} cores, ${env.cpu}, ${env.commit} (${env.changed})`,
@@ -134,9 +43,12 @@ const server = await startServer();
 try {
   const { admin, logins, seeded } = await seedFleetAndSignIn(server, DEVICES);
   console.log(seeded);
-  const smart = liven(server.databaseUrl, logins.organisationId);
+  const smart = await liven(server.databaseUrl, logins.organisationId);
   console.log(`gave ${smart} smart devices a day of life`);
-  const stat = await measureStat(server.baseURL, admin.cookieHeader);
+  const stat = await measureStat(server.baseURL, admin.cookieHeader, {
+    requests: REQUESTS,
+    devices: DEVICES,
+  });
   console.log(
     `GET /api/devices/stat: p50 ${fmt(stat.p50, 1)} ms, p95 ${fmt(stat.p95, 1)} ms, p99 ${fmt(stat.p99, 1)} ms, ` +
       `${fmt(stat.jsonBytes)} bytes of JSON (${fmt(stat.wireBytes)} on the wire, ${stat.encoding}); counters ${JSON.stringify(stat.counters)}`,
@@ -145,7 +57,19 @@ try {
   console.log(
     `bare Fastify hello-world, one request at a time: p50 ${fmt(hello.p50, 1)} ms, p95 ${fmt(hello.p95, 1)} ms, p99 ${fmt(hello.p99, 1)} ms`,
   );
-  const page = NO_PAGE ? undefined : await measurePage(server.baseURL, admin.cookies);
+  let page;
+  if (!NO_PAGE) {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+    try {
+      page = await measureDashboardPage(browser, server.baseURL, admin.cookies, RUNS);
+    } finally {
+      await browser.close();
+    }
+  }
   if (page)
     console.log(
       `dashboard page ready: median ${Math.round(page.median)} ms, worst ${Math.round(page.worst)} ms`,

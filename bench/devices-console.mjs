@@ -12,10 +12,10 @@
 // leaves docs alone. BENCH_NO_DOCS=1: leave docs alone. Results: bench/results/devices-console.json.
 // BENCH_WATERFALL=1 prints every run's requests (start–end) to see where the entry time goes.
 // E2E_SKIP_BUILD=1: measure the built files as they are.
-/* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test-support/chromium.mjs';
 import { buildIfNeeded, seedFleetAndSignIn, startServer } from '../test-support/server.mjs';
+import { measureFilters, median, openDevicesPage } from './lib/console-pages.mjs';
 import { writeBenchmarkSection } from './lib/benchmarks-doc.mjs';
 import { machine } from './lib/machine.mjs';
 import { figure, NO_RAW_BROWSER, setting, WRITE_DOCS, writeResults } from './lib/results.mjs';
@@ -26,94 +26,7 @@ const RUNS = Math.max(1, setting('BENCH_RUNS', 5, 2));
 /** Search terms typed one after another: narrow, none, wide, back to everything. */
 const TERMS = ['rational', 'kc-1-00012', 'нет такого', 'pro', 'фритюр', ''];
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const ms = (value) => `${Math.round(value)} ms`;
-
-/** Runs in the page before its scripts: notes when the first data row is on screen. */
-function watchFirstRow() {
-  const bench = (window.__bench = {});
-  const observer = new MutationObserver(() => {
-    if (bench.firstRow || !document.querySelector('[role="table"] [role="row"][aria-rowindex="2"]')) return;
-    bench.firstRow = performance.now();
-    observer.disconnect();
-    requestAnimationFrame(() => setTimeout(() => (bench.painted = performance.now()), 0));
-  });
-  observer.observe(document, { subtree: true, childList: true });
-}
-
-/**
- * In the page: types `term` into the search box and resolves when the list shows a different
- * number of rows (the table's `aria-rowcount`, or none when "No records found" replaces it) and
- * the next frame has been painted.
- */
-function typeAndWait([input, term]) {
-  const rows = () => {
-    const table = document.querySelector('[role="table"]');
-    return table ? Number(table.getAttribute('aria-rowcount')) - 1 : 0;
-  };
-  const before = rows();
-  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let timer;
-    const observer = new MutationObserver(() => {
-      if (rows() === before) return;
-      observer.disconnect();
-      clearTimeout(timer);
-      requestAnimationFrame(() =>
-        setTimeout(() => resolve({ ms: performance.now() - start, rows: rows() }), 0),
-      );
-    });
-    observer.observe(document.body, {
-      subtree: true,
-      childList: true,
-      attributes: true,
-      attributeFilter: ['aria-rowcount'],
-    });
-    setValue.call(input, term);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    // A term giving as many rows as the one before changes nothing visible to wait for.
-    timer = setTimeout(() => {
-      observer.disconnect();
-      resolve({ ms: Number.NaN, rows: rows() });
-    }, 5000);
-  });
-}
-
-async function entry(browser, baseURL, cookies) {
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: 1280, height: 800 },
-    locale: 'ru-RU',
-  });
-  await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseURL })));
-  await context.addInitScript(watchFirstRow);
-  const page = await context.newPage();
-  await page.goto('/account/devices');
-  await page.waitForFunction(() => window.__bench?.painted !== undefined, null, { timeout: 60_000 });
-  const figures = await page.evaluate(() => {
-    const devices = performance
-      .getEntriesByType('resource')
-      .find((entry) => new URL(entry.name).pathname === '/api/devices/');
-    const waterfall = performance
-      .getEntriesByType('resource')
-      .map((e) => `${Math.round(e.startTime)}–${Math.round(e.responseEnd)} ms ${new URL(e.name).pathname}`);
-    return {
-      waterfall,
-      firstRow: window.__bench.firstRow,
-      domContentLoaded: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd,
-      painted: window.__bench.painted,
-      devicesResponseEnd: devices?.responseEnd ?? Number.NaN,
-      devicesBytes: devices?.encodedBodySize ?? Number.NaN,
-      devicesDecoded: devices?.decodedBodySize ?? Number.NaN,
-    };
-  });
-  return { page, context, figures };
-}
 
 function markdown(env, entries, filters) {
   const entryMedian = median(entries.map((e) => e.painted));
@@ -186,7 +99,7 @@ try {
   const entries = [];
   let last;
   for (let run = 0; run < RUNS; run++) {
-    const result = await entry(browser, server.baseURL, admin.cookies);
+    const result = await openDevicesPage(browser, server.baseURL, admin.cookies);
     entries.push(result.figures);
     console.log(
       `entry ${run + 1}: first row painted at ${ms(result.figures.painted)} (devices list done at ${ms(result.figures.devicesResponseEnd)})`,
@@ -200,18 +113,7 @@ try {
     last = result;
   }
 
-  const search = last.page.getByLabel('Поиск', { exact: true });
-  const filters = [];
-  for (const term of TERMS) {
-    // A fresh handle each time: the list may re-render its search box.
-    const input = await search.elementHandle();
-    const result = await last.page.evaluate(typeAndWait, [input, term]);
-    filters.push({ term, ...result });
-    console.log(
-      `filter “${term}”: ${Number.isFinite(result.ms) ? ms(result.ms) : 'no change'} → ${result.rows} rows`,
-    );
-    await last.page.waitForTimeout(400); // let the URL write (debounced) settle between terms
-  }
+  const filters = await measureFilters(last.page, TERMS);
   await last.context.close();
 
   const section = markdown(env, entries, filters);

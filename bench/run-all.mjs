@@ -47,6 +47,11 @@ const BENCHES = [
   { name: 'telemetry-reads', section: 'Telemetry reads and downloads', what: 'chart, report, CSV, XLSX' },
   { name: 'dashboard', section: 'Dashboard', what: 'devices stat and the dashboard page' },
   {
+    name: 'chain-fleet',
+    section: 'Chain fleet',
+    what: '50 000 devices: stat, dashboard, devices page, reference data; SQLite and PostgreSQL',
+  },
+  {
     name: 'device-flood',
     section: 'Device flood',
     what: "one credential floods; memory, another organisation's list",

@@ -166,7 +166,7 @@ export async function seedLists(server, admin, logins, amounts) {
     }),
   );
 
-  const smart = liven(server.databaseUrl, logins.organisationId);
+  const smart = await liven(server.databaseUrl, logins.organisationId);
   const db = new Database(server.databaseUrl.replace(/^sqlite:/, ''));
   try {
     db.pragma('busy_timeout = 10000');
