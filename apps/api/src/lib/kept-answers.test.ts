@@ -148,7 +148,7 @@ describe('KeptAnswers', () => {
     const app = Fastify();
     let builds = 0;
     app.get('/list', async (request, reply) => {
-      const { org, version, size, fresh } = request.query as Record<string, string | undefined>;
+      const { org, version, size, fresh, stale } = request.query as Record<string, string | undefined>;
       // What the route read beside the URL (the dashboard's events version), not part of the URL.
       const variant = request.headers['x-variant'] as string | undefined;
       return answers.send(
@@ -159,14 +159,25 @@ describe('KeptAnswers', () => {
           builds += 1;
           return { data: 'x'.repeat(Number(size ?? 10)), build: builds };
         },
-        { ...(fresh ? { freshForMs: Number(fresh) } : {}), ...(variant ? { variant } : {}) },
+        {
+          ...(fresh ? { freshForMs: Number(fresh) } : {}),
+          ...(stale ? { staleForMs: Number(stale) } : {}),
+          ...(variant ? { variant } : {}),
+        },
       );
     });
     await app.ready();
-    const get = async (org: number, version: number, size = 10, fresh?: number, variant?: string) =>
+    const get = async (
+      org: number,
+      version: number,
+      size = 10,
+      fresh?: number,
+      variant?: string,
+      stale?: number,
+    ) =>
       (
         await app.inject({
-          url: `/list?org=${org}&version=${version}&size=${size}${fresh ? `&fresh=${fresh}` : ''}`,
+          url: `/list?org=${org}&version=${version}&size=${size}${fresh ? `&fresh=${fresh}` : ''}${stale ? `&stale=${stale}` : ''}`,
           ...(variant ? { headers: { 'x-variant': variant } } : {}),
         })
       ).json<{ build: number }>().build;
@@ -208,6 +219,30 @@ describe('KeptAnswers', () => {
       // A window later than the next one waits for its own answer.
       vi.setSystemTime(1_000_000 + 45_000);
       expect(await h.get(1, 1, 10, 15_000)).toBe(3);
+    } finally {
+      vi.useRealTimers();
+      await h.close();
+    }
+  });
+
+  it('answers with an answer up to staleForMs past its window while the next is built, and waits beyond', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answers = new KeptAnswers();
+    const h = await harness(answers);
+    const get = () => h.get(1, 1, 10, 5_000, undefined, 60_000);
+    try {
+      vi.setSystemTime(2_000_000);
+      expect(await get()).toBe(1);
+      // Ten windows later, within a minute of its window: sent while the next is built.
+      vi.setSystemTime(2_050_000);
+      expect(await get()).toBe(1);
+      await vi.waitFor(async () => expect(await get()).toBe(2));
+      // More than a minute past that answer's window: the request waits for its own.
+      vi.setSystemTime(2_050_000 + 70_000);
+      expect(await get()).toBe(3);
+      // Without staleForMs, one window only (the test above): ten windows on is too late.
+      vi.setSystemTime(2_200_000);
+      expect(await h.get(1, 1, 10, 5_000)).toBe(4);
     } finally {
       vi.useRealTimers();
       await h.close();

@@ -46,6 +46,11 @@ export interface KeepOptions {
    * `work_start` of devices, "the last 24 hours"): it is kept for this long at most.
    */
   freshForMs?: number;
+  /**
+   * With `freshForMs`: how long past its window an answer may still be sent while the next one is
+   * being built, when nothing else it was built from has moved; one window by default.
+   */
+  staleForMs?: number;
   /** What else the answer was built from, read by the caller; another variant is another answer. */
   variant?: string;
 }
@@ -114,9 +119,10 @@ export class KeptAnswers {
    * Sends the kept answer for this request, or builds it with `build`, serialises it with the
    * route's schema and keeps it ({@link KeepOptions}). With `freshForMs`, one answer is kept per
    * window of that length. While the next window's answer is being built, requests are answered
-   * with the previous window's, when nothing else it was built from has moved, so a window's turn
-   * holds no request up (such an answer is then at most `freshForMs` plus one build old). Another
-   * variant is another answer, always waited for.
+   * with the previous window's (or one that ended within `staleForMs`), when nothing else it was
+   * built from has moved, so a window's turn holds no request up (such an answer is then at most
+   * `freshForMs` plus `staleForMs` plus one build old). Another variant is another answer, always
+   * waited for.
    */
   async send(
     request: FastifyRequest,
@@ -147,7 +153,7 @@ export class KeptAnswers {
         );
         this.building.set(key, building);
       }
-      const previous = this.previousWindow(place, version, window, variant);
+      const previous = this.previousWindow(place, version, window, variant, options);
       if (previous) {
         // Nobody awaits this build: its failure is logged here, and the next request builds again.
         if (started)
@@ -257,11 +263,24 @@ export class KeptAnswers {
     );
   }
 
-  /** The kept answer of the window before `window` for the same place, counters and variant. */
-  private previousWindow(place: string, version: string, window: number, variant: string) {
+  /**
+   * The kept answer of an earlier window than `window` for the same place, counters and variant:
+   * of the window before, or of one that ended less than `staleForMs` ago.
+   */
+  private previousWindow(
+    place: string,
+    version: string,
+    window: number,
+    variant: string,
+    { freshForMs, staleForMs }: KeepOptions,
+  ) {
     const keptKey = this.kept.get(place);
     const kept = keptKey === undefined ? undefined : this.entries.get(keptKey);
-    return kept?.version === version && kept.variant === variant && kept.window === window - 1
+    const oldest = window - Math.max(1, Math.ceil((staleForMs ?? 0) / (freshForMs ?? 1)));
+    return kept?.version === version &&
+      kept.variant === variant &&
+      kept.window < window &&
+      kept.window >= oldest
       ? kept
       : undefined;
   }

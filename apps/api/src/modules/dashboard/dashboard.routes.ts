@@ -25,7 +25,17 @@ export const STAT_FRESH_MS = 5_000;
  * not moved: the wash intervals of device types, which move no organisation's counter.
  */
 export const STAT_FLEET_FRESH_MS = 60_000;
-const STAT_KEPT: KeepOptions = { from: ['fleet', 'events', 'complaints'], freshForMs: STAT_FRESH_MS };
+/**
+ * How long past its window a stat answer is still sent while the next one is built: a dashboard
+ * opened after a quiet minute shows at once, and its live updates bring each device up to date as
+ * it reports. Building a chain's answer holds the server for about a second.
+ */
+export const STAT_STALE_MS = 60_000;
+const STAT_KEPT: KeepOptions = {
+  from: ['fleet', 'events', 'complaints'],
+  freshForMs: STAT_FRESH_MS,
+  staleForMs: STAT_STALE_MS,
+};
 
 /**
  * docs/contract.md, "HTTP calls": `/devices/stat`, `/devices/reports/dashboard`, `/devices/info/prefer_graph` — the
