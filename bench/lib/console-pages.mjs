@@ -9,12 +9,11 @@
 /* global window, document, MutationObserver, requestAnimationFrame, HTMLInputElement -- these functions run in the page */
 import { REFERENCE_LISTS } from '@kontrol/contracts';
 import { withoutLiveStream } from '../../test-support/chromium.mjs';
+import { sequentialLatency } from './baselines.mjs';
 
 /** The paths of the reference lists under /api: an admin (every module) loads them all. */
 const REFERENCE_PATHS = Object.values(REFERENCE_LISTS).map((list) => `/api${list.url}`);
 
-export const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -23,7 +22,8 @@ export const median = (values) => {
 
 /**
  * `GET /api/devices/stat` `requests` times after 20 warm-up requests, one at a time, with the
- * encodings a browser accepts. Throws unless the answer lists `devices` devices.
+ * encodings a browser accepts, as the hello-world's raw limit is asked (baselines.mjs). Throws
+ * unless the answer lists `devices` devices.
  */
 export async function measureStat(baseURL, cookieHeader, { requests, devices }) {
   const headers = {
@@ -40,21 +40,8 @@ export async function measureStat(baseURL, cookieHeader, { requests, devices }) 
   if (stat.devices.length !== devices)
     throw new Error(`expected ${devices} devices, got ${stat.devices.length}`);
   const wireBytes = Number(probe.headers.get('content-length') ?? 0);
-  for (let i = 0; i < 20; i += 1) await (await fetch(url, { headers })).arrayBuffer();
-  const times = [];
-  for (let i = 0; i < requests; i += 1) {
-    const started = performance.now();
-    const response = await fetch(url, { headers });
-    await response.arrayBuffer();
-    times.push(performance.now() - started);
-    if (response.status !== 200) throw new Error(`GET /api/devices/stat answered ${response.status}`);
-  }
-  times.sort((a, b) => a - b);
   return {
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    max: times[times.length - 1],
+    ...(await sequentialLatency(url, headers, requests)),
     jsonBytes: Buffer.byteLength(text),
     wireBytes,
     encoding: probe.headers.get('content-encoding') ?? 'identity',

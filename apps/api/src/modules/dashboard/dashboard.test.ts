@@ -35,6 +35,17 @@ async function signedIn(org: Awaited<ReturnType<typeof buildOrganisation>>) {
   return client;
 }
 
+/** A critical device event opened by hand on the device. */
+async function openEvent(client: TestClient, deviceId: number) {
+  const opened = await client.post('/api/devices/events/add', {
+    device_id: deviceId,
+    severity: 'critical',
+    title: 'Дверь не закрывается',
+    description: null,
+  });
+  expect(opened.statusCode, opened.body).toBe(201);
+}
+
 async function typeId(slug: string) {
   return (
     await t.db.selectFrom('device_types').select('id').where('slug', '=', slug).executeTakeFirstOrThrow()
@@ -128,13 +139,7 @@ describe('GET /api/devices/stat', () => {
       .set({ state: 3, current: 12.5, temperature: 160 })
       .where('device_id', '=', busy.id)
       .execute();
-    const opened = await client.post('/api/devices/events/add', {
-      device_id: busy.id,
-      severity: 'critical',
-      title: 'Дверь не закрывается',
-      description: null,
-    });
-    expect(opened.statusCode).toBe(201);
+    await openEvent(client, busy.id);
 
     const stat = (await client.get('/api/devices/stat')).json<{ data: DeviceStat }>().data;
     const sent = new Map(stat.devices.map((device) => [device.id, device]));
@@ -219,13 +224,7 @@ describe('GET /api/devices/stat', () => {
         .set({ current: 7.5 })
         .where('device_id', '=', device.id)
         .execute();
-      const created = await client.post('/api/devices/events/add', {
-        device_id: device.id,
-        severity: 'critical',
-        title: 'Дверь не закрывается',
-        description: null,
-      });
-      expect(created.statusCode).toBe(201);
+      await openEvent(client, device.id);
       // The event shows at once; the device as read in this window is kept.
       vi.setSystemTime(start + STAT_FRESH_MS - 1);
       expect(await stat()).toEqual({ current: null, open: 1, issues: 1 });
@@ -259,13 +258,7 @@ describe('GET /api/devices/stat', () => {
       expect((await ask())?.template_id).toBeUndefined();
       expect([fleetReads(), liveReads()]).toEqual([1, 1]);
       // A device event builds the answer again from what was read.
-      const opened = await client.post('/api/devices/events/add', {
-        device_id: device.id,
-        severity: 'warning',
-        title: 'Дверь',
-        description: null,
-      });
-      expect(opened.statusCode).toBe(201);
+      await openEvent(client, device.id);
       expect((await ask())?.open_events).toBe(1);
       expect([fleetReads(), liveReads()]).toEqual([1, 1]);
       // A new window reads what the gateway wrote, not the fleet; its first request may get the last
