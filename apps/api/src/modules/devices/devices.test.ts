@@ -1,11 +1,12 @@
 import type { Device, DeviceWithCredential } from '@kontrol/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sha256 } from '../../lib/crypto.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { buildDevice, buildOrganisation, buildRoom, buildTemplate, buildUser } from '../../test/builders.js';
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
 import { insertDevice } from './devices.repository.js';
+import { LIVE_FIELDS_FRESH_MS, LIVE_FIELDS_STALE_MS } from './devices.routes.js';
 import { verifyDeviceCredential } from './devices.service.js';
 
 const t = useTestApp();
@@ -115,6 +116,45 @@ describe('POST /api/devices/ and GET /api/devices/{id}', () => {
       last_online: { last_utc: '2026-01-10T08:00:00.000Z' },
       work_start: { date: '2026-01-10', start: '07:12' },
     });
+  });
+});
+
+describe('GET /api/devices/ kept with its live fields', () => {
+  it('shows what the gateway wrote within a window and a build; past a minute it waits for a new list', async () => {
+    const { org, client } = await setup();
+    const device = await buildDevice(t.db, org.organisationId, {
+      last_online_at: '2026-11-27T08:00:00.000Z',
+    });
+    const lastOnline = async () => {
+      const res = await client.get('/api/devices/');
+      expect(res.statusCode).toBe(200);
+      return res.json<{ data: Device[] }>().data.find((d) => d.id === device.id)?.last_online.last_utc;
+    };
+    const write = (at: string) =>
+      t.db
+        .updateTable('device_live')
+        .set({ last_online_at: at })
+        .where('device_id', '=', device.id)
+        .execute();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Math.ceil(Date.now() / LIVE_FIELDS_FRESH_MS) * LIVE_FIELDS_FRESH_MS;
+      vi.setSystemTime(start);
+      expect(await lastOnline()).toBe('2026-11-27T08:00:00.000Z');
+      await write('2026-11-27T08:01:00.000Z');
+      // The same window: the kept list.
+      expect(await lastOnline()).toBe('2026-11-27T08:00:00.000Z');
+      // Three windows on, within a minute: the kept list goes out while the next is built.
+      vi.setSystemTime(start + 3 * LIVE_FIELDS_FRESH_MS);
+      expect(await lastOnline()).toBe('2026-11-27T08:00:00.000Z');
+      await vi.waitFor(async () => expect(await lastOnline()).toBe('2026-11-27T08:01:00.000Z'));
+      // More than a minute past the kept list's window: the request waits for a new one.
+      await write('2026-11-27T08:02:00.000Z');
+      vi.setSystemTime(start + 4 * LIVE_FIELDS_FRESH_MS + LIVE_FIELDS_STALE_MS + 1);
+      expect(await lastOnline()).toBe('2026-11-27T08:02:00.000Z');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
