@@ -249,6 +249,46 @@ describe('KeptAnswers', () => {
     }
   });
 
+  it("makes the next window's answer in the forms the last one was asked in before it replaces it", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answers = new KeptAnswers();
+    const app = Fastify({ logger: false });
+    let builds = 0;
+    app.get('/list', async (request, reply) =>
+      answers.send(
+        request,
+        reply,
+        user(1, 1),
+        async () => ({ build: (builds += 1), data: 'Печь '.repeat(2000) }),
+        { freshForMs: 5_000 },
+      ),
+    );
+    await app.ready();
+    const get = async (encoding?: string) => {
+      const res = await app.inject({
+        url: '/list',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+      const body =
+        res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.rawPayload) : res.rawPayload;
+      return JSON.parse(body.toString()) as { build: number };
+    };
+    try {
+      vi.setSystemTime(7_000_000);
+      expect((await get('br')).build).toBe(1);
+      const json = Buffer.byteLength(JSON.stringify({ build: 1, data: 'Печь '.repeat(2000) }));
+      expect(answers.size).toBeGreaterThan(json); // the JSON and its brotli form
+      // The window turns; the next answer is built and, before anyone gets it, compressed.
+      vi.setSystemTime(7_005_000);
+      expect((await get()).build).toBe(1);
+      await vi.waitFor(async () => expect((await get()).build).toBe(2));
+      expect(answers.size).toBeGreaterThan(json);
+    } finally {
+      vi.useRealTimers();
+      await app.close();
+    }
+  });
+
   it("answers with the last window's answer while the next is built, but waits for a new version or variant", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const answers = new KeptAnswers();

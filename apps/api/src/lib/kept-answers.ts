@@ -294,6 +294,15 @@ export class KeptAnswers {
     try {
       const json = await serialise();
       const entry: Entry = { ...built, json, encoded: {}, bytes: json.length, kept: false };
+      // The forms the answer it replaces was asked in are made before it replaces it: meanwhile
+      // requests get that one at once, rather than wait for a chain's list to be compressed.
+      const replaced = this.entries.get(this.kept.get(built.place) ?? '');
+      if (replaced && json.length >= COMPRESS_THRESHOLD_BYTES)
+        await Promise.all(
+          (Object.keys(replaced.encoded) as Encoding[]).map((encoding) =>
+            this.encode(entry, encoding).catch(() => undefined),
+          ),
+        );
       // Kept unless a newer counter was seen while this one was being built.
       if (this.isNewest(user, built.from)) this.remember(key, entry);
       return entry;
@@ -316,6 +325,13 @@ export class KeptAnswers {
         ? negotiate(accepted, ENCODINGS)
         : null;
     if (!encoding) return reply.send(entry.json);
+    const body = await this.encode(entry, encoding);
+    reply.header('content-encoding', encoding);
+    return reply.send(body);
+  }
+
+  /** The entry in `encoding`, made once on first demand. */
+  private encode(entry: Entry, encoding: Encoding): Promise<Buffer> {
     let encoded = entry.encoded[encoding];
     if (!encoded) {
       encoded = COMPRESS[encoding](entry.json).then(
@@ -331,9 +347,7 @@ export class KeptAnswers {
       );
       entry.encoded[encoding] = encoded;
     }
-    const body = await encoded;
-    reply.header('content-encoding', encoding);
-    return reply.send(body);
+    return encoded;
   }
 
   private remember(key: string, entry: Entry) {
