@@ -39,7 +39,8 @@ const LISTS = [
   `/api/alerts/?page=1&${filters({ status: { operator: 'in', value: ['new', 'in_progress'] } })}`,
   '/api/users/?page=1',
   `/api/users/?page=1&${filters({ role: { operator: '=', value: 'admin' } })}`,
-  // Not a paged list, but the dashboard's whole fleet: the organisation's rows only.
+  // Not paged lists, but the whole fleet (reference data, the dashboard): the organisation's rows only.
+  '/api/devices/',
   '/api/devices/stat',
   '/api/devices/stat/fryer',
 ];

@@ -56,6 +56,22 @@ export function devicesQuery(db: Kysely<Database>, organisationId: number) {
 export type DevicesQuery = ReturnType<typeof devicesQuery>;
 export type DeviceRow = Awaited<ReturnType<DevicesQuery['executeTakeFirstOrThrow']>>;
 
+/** What the gateway wrote last of the organisation's devices that ever reported (the list's live fields). */
+export function findDevicesLive(db: Kysely<Database>, organisationId: number) {
+  return db
+    .selectFrom('devices')
+    .innerJoin('device_live', 'device_live.device_id', 'devices.id')
+    .select([
+      'device_live.device_id',
+      'device_live.last_online_at',
+      'device_live.work_start_date',
+      'device_live.work_start_time',
+    ])
+    .where('devices.organisation_id', '=', organisationId)
+    .execute();
+}
+export type DeviceLiveRow = Awaited<ReturnType<typeof findDevicesLive>>[number];
+
 /** `%term%` for LIKE … ESCAPE '\': the user's `%`, `_` and `\` match themselves. */
 function containsPattern(term: string) {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -19,6 +19,7 @@ import {
   deviceLimits,
   getDevice,
   listDevices,
+  listWholeFleet,
   rotateDeviceCredential,
   updateDevice,
 } from './devices.service.js';
@@ -35,6 +36,11 @@ export const LIVE_FIELDS_FRESH_MS = 15_000;
  * console lays the live updates over it as devices report.
  */
 export const LIVE_FIELDS_STALE_MS = 60_000;
+/**
+ * The whole list's rows (the reference data) are read again at least this often, though the fleet's
+ * counter has not moved; in between, only what the gateway wrote is (`listWholeFleet`).
+ */
+export const WHOLE_LIST_ROWS_FRESH_MS = 60_000;
 const LIST_KEPT: KeepOptions = {
   from: ['fleet'],
   freshForMs: LIVE_FIELDS_FRESH_MS,
@@ -69,8 +75,15 @@ export async function devicesRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const user = currentUser(request);
+      const { page, per_page: perPage, search, filters, sort } = request.query;
+      const whole = [page, perPage, search, filters, sort].every((param) => param === undefined);
       return app.keptAnswers.send(request, reply, user, () =>
-        listDevices(app.db, request, user.organisationId, request.query),
+        whole
+          ? listWholeFleet(app.db, user.organisationId, {
+              rows: (read) => app.keptAnswers.part(user, 'devices-rows', WHOLE_LIST_ROWS_FRESH_MS, read),
+              live: (read) => app.keptAnswers.part(user, 'devices-live', LIVE_FIELDS_FRESH_MS, read),
+            })
+          : listDevices(app.db, request, user.organisationId, request.query),
       );
     },
   });

@@ -6,10 +6,16 @@ import { buildDevice, buildOrganisation, buildRoom, buildTemplate, buildUser } f
 import { TestClient } from '../../test/http-client.js';
 import { useTestApp } from '../../test/test-app.js';
 import { insertDevice } from './devices.repository.js';
-import { LIVE_FIELDS_FRESH_MS, LIVE_FIELDS_STALE_MS } from './devices.routes.js';
+import { LIVE_FIELDS_FRESH_MS, LIVE_FIELDS_STALE_MS, WHOLE_LIST_ROWS_FRESH_MS } from './devices.routes.js';
 import { verifyDeviceCredential } from './devices.service.js';
 
-const t = useTestApp();
+/** The statements the API ran, to tell which reads an answer took. */
+const statements: string[] = [];
+const t = useTestApp({
+  dbLog: (event) => {
+    if (event.level === 'query') statements.push(event.query.sql);
+  },
+});
 
 type Errors = Record<string, string[]>;
 interface Paged {
@@ -152,6 +158,55 @@ describe('GET /api/devices/ kept with its live fields', () => {
       await write('2026-11-27T08:02:00.000Z');
       vi.setSystemTime(start + 4 * LIVE_FIELDS_FRESH_MS + LIVE_FIELDS_STALE_MS + 1);
       expect(await lastOnline()).toBe('2026-11-27T08:02:00.000Z');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+  it('reads the whole list once a minute and what the gateway wrote every window, and a fleet change at once', async () => {
+    const { org, client } = await setup();
+    const device = await buildDevice(t.db, org.organisationId, {
+      last_online_at: '2026-11-27T08:00:00.000Z',
+    });
+    // The list's own statement reads the devices' columns; what the gateway wrote is read alone.
+    const rowReads = () => statements.filter((q) => q.includes('"devices"."serial_number"')).length;
+    const liveReads = () => statements.filter((q) => /^select "device_live"."device_id"/.test(q)).length;
+    const whole = async () => {
+      const res = await client.get('/api/devices/');
+      expect(res.statusCode).toBe(200);
+      return res.json<{ data: Device[] }>().data.find((d) => d.id === device.id);
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Math.ceil(Date.now() / WHOLE_LIST_ROWS_FRESH_MS) * WHOLE_LIST_ROWS_FRESH_MS;
+      vi.setSystemTime(start);
+      statements.length = 0;
+      expect((await whole())?.last_online.last_utc).toBe('2026-11-27T08:00:00.000Z');
+      expect([rowReads(), liveReads()]).toEqual([1, 1]);
+      // A new window lays what the gateway wrote over the rows already read.
+      await t.db
+        .updateTable('device_live')
+        .set({ last_online_at: '2026-11-27T08:01:00.000Z' })
+        .where('device_id', '=', device.id)
+        .execute();
+      vi.setSystemTime(start + LIVE_FIELDS_FRESH_MS);
+      await whole();
+      await vi.waitFor(async () =>
+        expect((await whole())?.last_online.last_utc).toBe('2026-11-27T08:01:00.000Z'),
+      );
+      expect([rowReads(), liveReads()]).toEqual([1, 2]);
+      // A rename, written past the API, moves the fleet's counter: shown at once.
+      await t.db
+        .updateTable('devices')
+        .set({ name: 'Пароконвектомат 2' })
+        .where('id', '=', device.id)
+        .execute();
+      expect((await whole())?.name).toBe('Пароконвектомат 2');
+      expect(rowReads()).toBe(2);
+      // A page reads as before, whatever the parts kept.
+      const paged = await client.get('/api/devices/?page=1');
+      expect(paged.json<Paged>().data.find((d) => d.id === device.id)?.last_online.last_utc).toBe(
+        '2026-11-27T08:01:00.000Z',
+      );
     } finally {
       vi.useRealTimers();
     }
