@@ -3,6 +3,7 @@ import { memo, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDashboardLabels } from '../../../lib/device-stat/dashboard-labels';
 import classes from './dashboard.module.css';
+import { DotCanvas } from './dot-canvas';
 import { StatusDot } from './status-dot';
 
 export interface StatusCircle {
@@ -17,6 +18,8 @@ export interface StatusCircle {
 const GROUPS = ['online', 'offline'] as const;
 /** Names read out per group; a longer group is summed up after them. */
 const NAMED = 20;
+/** A group of more devices is drawn on a canvas (dot-canvas.tsx) rather than as an element each. */
+export const CANVAS_FROM = 1000;
 
 /**
  * A circle per device in two groups, online and offline, holding exactly the devices the two
@@ -42,6 +45,15 @@ export const StatusCircles = memo(function StatusCircles({
     };
   });
   const anyAttention = groups.some((group) => group.attention > 0);
+  /** What a group's circles show, in words: its first devices by name, and how many more. */
+  const groupLabel = (group: (typeof GROUPS)[number], devices: readonly StatusCircle[]) => {
+    const named = devices
+      .slice(0, NAMED)
+      .map((device) => (device.attention ? `${device.name} (${labels.status.problem})` : device.name));
+    const more =
+      devices.length > NAMED ? ` ${t('and {{count}} more', { count: devices.length - NAMED })}` : '';
+    return `${labels.status[group]}: ${named.join(', ')}${more}`;
+  };
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={headingId} h="100%">
       <Title order={2} size="h4" id={headingId} mb="sm">
@@ -72,28 +84,19 @@ export const StatusCircles = memo(function StatusCircles({
                     </Group>
                   )}
                 </Group>
-                <div
-                  className={classes.dots}
-                  role="img"
-                  aria-label={`${labels.status[group]}: ${devices
-                    .slice(0, NAMED)
-                    .map((device) =>
-                      device.attention ? `${device.name} (${labels.status.problem})` : device.name,
-                    )
-                    .join(', ')}${
-                    devices.length > NAMED
-                      ? ` ${t('and {{count}} more', { count: devices.length - NAMED })}`
-                      : ''
-                  }`}
-                >
-                  {devices.map((device) => (
-                    <StatusDot
-                      key={device.id}
-                      status={device.attention ? 'problem' : group}
-                      title={device.name}
-                    />
-                  ))}
-                </div>
+                {devices.length > CANVAS_FROM ? (
+                  <DotCanvas devices={devices} group={group} label={groupLabel(group, devices)} />
+                ) : (
+                  <div className={classes.dots} role="img" aria-label={groupLabel(group, devices)}>
+                    {devices.map((device) => (
+                      <StatusDot
+                        key={device.id}
+                        status={device.attention ? 'problem' : group}
+                        title={device.name}
+                      />
+                    ))}
+                  </div>
+                )}
               </div>
             ),
           )}

@@ -11,6 +11,7 @@ import { server } from '../../../test/server';
 import { zonedToday } from '../../../lib/format';
 import { browserToday } from '../dashboard-format';
 import {
+  buildDashboardDevice,
   buildDeviceEvent,
   FakeEventSource,
   fleet,
@@ -368,6 +369,21 @@ describe('the dashboard', { timeout: 30_000 }, () => {
     expect(screen.getByText('Устройств пока нет.')).toBeInTheDocument();
     expect(screen.getByText('Записей не найдено')).toBeInTheDocument();
     expect(await screen.findByText('Пока ничего не произошло.')).toBeInTheDocument();
+  });
+
+  it("draws a chain's status circles on a canvas, saying in words what it shows", async () => {
+    const devices = Array.from({ length: 1200 }, (_, index) =>
+      buildDashboardDevice({ id: index + 1, name: `Печь ${String(index + 1).padStart(4, '0')}` }),
+    );
+    serveDashboard({ devices });
+    await renderDashboard();
+    const circles = await screen.findByRole('region', { name: 'Статусы устройств' });
+    const online = await within(circles).findByRole('img', { name: /^В сети: Печь 0001, Печь 0002, / });
+    expect(online.tagName).toBe('CANVAS');
+    expect(online).toHaveAccessibleName(expect.stringMatching(/и ещё 1180$/) as string);
+    expect(online).toHaveAttribute('data-dot-count', '1200');
+    // One element for the group, not one per device.
+    expect(circles.querySelectorAll('[data-status]').length).toBeLessThan(5);
   });
 
   it('names and places the devices from the devices list, reading it again for a device added since', async () => {
