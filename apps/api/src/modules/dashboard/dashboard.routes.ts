@@ -17,9 +17,10 @@ import { dashboardReport, deviceStat, preferGraph, type StatSources } from './da
  * A stat answer is kept while the fleet (devices, rooms, addresses), the device events and the
  * complaints have not changed, and for this long at most (what the gateway writes meanwhile: last
  * online, washes). The console lays the live updates over it and recomputes the counters
- * (docs/dashboard.md).
+ * (docs/dashboard.md). The same as the device lists' live fields (LIVE_FIELDS_FRESH_MS): building
+ * a chain's answer holds SQLite's event loop about 0.3 s, once per window an organisation asks in.
  */
-export const STAT_FRESH_MS = 5_000;
+export const STAT_FRESH_MS = 15_000;
 /**
  * The devices as the fleet holds them are read again at least this often, though their counter has
  * not moved: the wash intervals of device types, which move no organisation's counter.
