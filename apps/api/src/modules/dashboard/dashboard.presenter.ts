@@ -1,5 +1,6 @@
 import { DEVICE_STATES, type DashboardDevice } from '@kontrol/contracts';
-import type { LastWashRow, OpenEventTotal, StatFleetRow, StatLiveRow } from './dashboard.repository.js';
+import type { DeviceLiveRow } from '../devices/devices.repository.js';
+import type { LastWashRow, OpenEventTotal, StatFleetRow } from './dashboard.repository.js';
 
 const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
 
@@ -9,7 +10,7 @@ const SEVERITIES = [null, 'info', 'warning', 'critical'] as const;
  */
 export function toDashboardDevice(
   row: StatFleetRow,
-  live: StatLiveRow | undefined,
+  live: DeviceLiveRow | undefined,
   lastWashTs: LastWashRow['last_wash_ts'] | undefined,
 ): DashboardDevice {
   const lastWash = lastWashTs === null || lastWashTs === undefined ? null : Number(lastWashTs);

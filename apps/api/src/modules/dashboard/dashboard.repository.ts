@@ -34,26 +34,6 @@ export function findStatFleet(db: Kysely<Database>, organisationId: number, type
 }
 export type StatFleetRow = Awaited<ReturnType<typeof findStatFleet>>[number];
 
-/** What the gateway wrote last of each device of the organisation (of one type) that ever reported. */
-export function findStatLive(db: Kysely<Database>, organisationId: number, typeId: number | undefined) {
-  let query = db
-    .selectFrom('devices')
-    .innerJoin('device_live', 'device_live.device_id', 'devices.id')
-    .select([
-      'device_live.device_id',
-      'device_live.last_online_at',
-      'device_live.work_start_date',
-      'device_live.work_start_time',
-      'device_live.state',
-      'device_live.current',
-      'device_live.temperature',
-    ])
-    .where('devices.organisation_id', '=', organisationId);
-  if (typeId !== undefined) query = query.where('devices.type_id', '=', typeId);
-  return query.execute();
-}
-export type StatLiveRow = Awaited<ReturnType<typeof findStatLive>>[number];
-
 /**
  * The end of the newest completed wash of each device of the organisation (of one type) that
  * completed one: per device, its cycles walked back from the newest (primary key order), so the

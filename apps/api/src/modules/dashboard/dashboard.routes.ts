@@ -11,16 +11,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../plugins/auth.js';
 import type { KeepOptions } from '../../lib/kept-answers.js';
+import { devicesLivePart, LIVE_FIELDS_FRESH_MS } from '../devices/devices.routes.js';
 import { dashboardReport, deviceStat, preferGraph, type StatSources } from './dashboard.service.js';
 
 /**
  * A stat answer is kept while the fleet (devices, rooms, addresses), the device events and the
  * complaints have not changed, and for this long at most (what the gateway writes meanwhile: last
  * online, washes). The console lays the live updates over it and recomputes the counters
- * (docs/dashboard.md). The same as the device lists' live fields (LIVE_FIELDS_FRESH_MS): building
- * a chain's answer holds SQLite's event loop about 0.3 s, once per window an organisation asks in.
+ * (docs/dashboard.md). The device lists' live fields' window, whose kept part of what the gateway
+ * wrote the stat shares: building a chain's answer holds SQLite's event loop about 0.3 s, once per
+ * window an organisation asks in.
  */
-export const STAT_FRESH_MS = 15_000;
+export const STAT_FRESH_MS = LIVE_FIELDS_FRESH_MS;
 /**
  * The devices as the fleet holds them are read again at least this often, though their counter has
  * not moved: the wash intervals of device types, which move no organisation's counter.
@@ -51,7 +53,7 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
    * The stat answer of the caller's organisation (of one type): kept while nothing it was built
    * from has changed, within STAT_FRESH_MS (`STAT_KEPT`). What it reads is kept apart as well: the
    * devices as the fleet holds them while the fleet is unchanged (within STAT_FLEET_FRESH_MS), and
-   * what the gateway wrote for STAT_FRESH_MS. A device event or a complaint builds the answer again
+   * what the gateway wrote (shared with the device list) and the last washes for STAT_FRESH_MS. A device event or a complaint builds the answer again
    * without reading either, and a new window reads only what the gateway wrote.
    */
   const sendStat = async (request: FastifyRequest, reply: FastifyReply, type: string | undefined) => {
@@ -59,7 +61,9 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
     const sources: StatSources = {
       fleet: (typeId, read) =>
         app.keptAnswers.part(user, `stat-fleet:${typeId ?? 'all'}`, STAT_FLEET_FRESH_MS, read),
-      live: (typeId, read) => app.keptAnswers.part(user, `stat-live:${typeId ?? 'all'}`, STAT_FRESH_MS, read),
+      live: (typeId, read) => app.keptAnswers.part(user, devicesLivePart(typeId), STAT_FRESH_MS, read),
+      washes: (typeId, read) =>
+        app.keptAnswers.part(user, `stat-washes:${typeId ?? 'all'}`, STAT_FRESH_MS, read),
     };
     return app.keptAnswers.send(request, reply, user, async () => ({
       data: await deviceStat(app.db, user.organisationId, type, Date.now(), sources),

@@ -26,20 +26,13 @@ import {
   findLastWashes,
   findReportDevice,
   findStatFleet,
-  findStatLive,
   type LastWashRow,
   type StatFleetRow,
-  type StatLiveRow,
 } from './dashboard.repository.js';
+import { findDevicesLive, type DeviceLiveRow } from '../devices/devices.repository.js';
 import { toDashboardDevice, withProblems } from './dashboard.presenter.js';
 
 const HOUR_MS = 3_600_000;
-
-/** What the gateway wrote last of the devices, and the ends of their last completed washes. */
-export interface StatLive {
-  live: readonly StatLiveRow[];
-  washes: readonly LastWashRow[];
-}
 
 /** How `deviceStat` reads what changes at its own pace: kept parts, or read each time. */
 export interface StatSources {
@@ -48,20 +41,16 @@ export interface StatSources {
     typeId: number | undefined,
     read: () => Promise<readonly StatFleetRow[]>,
   ) => Promise<readonly StatFleetRow[]>;
-  /** What the gateway writes all the time (`readStatLive`). */
-  live?: (typeId: number | undefined, read: () => Promise<StatLive>) => Promise<StatLive>;
-}
-
-async function readStatLive(
-  db: Kysely<Database>,
-  organisationId: number,
-  typeId: number | undefined,
-): Promise<StatLive> {
-  const [live, washes] = await Promise.all([
-    findStatLive(db, organisationId, typeId),
-    findLastWashes(db, organisationId, typeId),
-  ]);
-  return { live, washes };
+  /** What the gateway writes all the time (`findDevicesLive`, which the device lists read too). */
+  live?: (
+    typeId: number | undefined,
+    read: () => Promise<readonly DeviceLiveRow[]>,
+  ) => Promise<readonly DeviceLiveRow[]>;
+  /** The ends of the devices' last completed washes (`findLastWashes`). */
+  washes?: (
+    typeId: number | undefined,
+    read: () => Promise<readonly LastWashRow[]>,
+  ) => Promise<readonly LastWashRow[]>;
 }
 
 /**
@@ -84,10 +73,12 @@ export async function deviceStat(
     typeId = found.id;
   }
   const readFleet = () => findStatFleet(db, organisationId, typeId);
-  const readLive = () => readStatLive(db, organisationId, typeId);
-  const [fleet, { live, washes }, totals, complaintTotals] = await Promise.all([
+  const readLive = () => findDevicesLive(db, organisationId, typeId);
+  const readWashes = () => findLastWashes(db, organisationId, typeId);
+  const [fleet, live, washes, totals, complaintTotals] = await Promise.all([
     sources.fleet ? sources.fleet(typeId, readFleet) : readFleet(),
     sources.live ? sources.live(typeId, readLive) : readLive(),
+    sources.washes ? sources.washes(typeId, readWashes) : readWashes(),
     findOpenEventTotals(db, organisationId),
     findOpenComplaintTotals(db, organisationId),
   ]);

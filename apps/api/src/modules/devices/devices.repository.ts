@@ -56,9 +56,12 @@ export function devicesQuery(db: Kysely<Database>, organisationId: number) {
 export type DevicesQuery = ReturnType<typeof devicesQuery>;
 export type DeviceRow = Awaited<ReturnType<DevicesQuery['executeTakeFirstOrThrow']>>;
 
-/** What the gateway wrote last of the organisation's devices that ever reported (the list's live fields). */
-export function findDevicesLive(db: Kysely<Database>, organisationId: number) {
-  return db
+/**
+ * What the gateway wrote last of the organisation's devices (of one type) that ever reported: the
+ * device lists' live fields, and the dashboard's state and readings.
+ */
+export function findDevicesLive(db: Kysely<Database>, organisationId: number, typeId?: number) {
+  let query = db
     .selectFrom('devices')
     .innerJoin('device_live', 'device_live.device_id', 'devices.id')
     .select([
@@ -66,9 +69,13 @@ export function findDevicesLive(db: Kysely<Database>, organisationId: number) {
       'device_live.last_online_at',
       'device_live.work_start_date',
       'device_live.work_start_time',
+      'device_live.state',
+      'device_live.current',
+      'device_live.temperature',
     ])
-    .where('devices.organisation_id', '=', organisationId)
-    .execute();
+    .where('devices.organisation_id', '=', organisationId);
+  if (typeId !== undefined) query = query.where('devices.type_id', '=', typeId);
+  return query.execute();
 }
 export type DeviceLiveRow = Awaited<ReturnType<typeof findDevicesLive>>[number];
 

@@ -31,6 +31,12 @@ import {
  */
 export const LIVE_FIELDS_FRESH_MS = 15_000;
 /**
+ * The name of the kept part holding what the gateway wrote (`findDevicesLive`) of the devices of
+ * one type or all: the whole device list and the dashboard's stat share it, so a console opening
+ * reads it once per LIVE_FIELDS_FRESH_MS window for both.
+ */
+export const devicesLivePart = (typeId?: number) => `devices-live:${typeId ?? 'all'}`;
+/**
  * How long past its window a kept list is still sent while the next one is built: a chain's whole
  * list (the console's reference data, 50 000 devices) takes about two seconds to build, and the
  * console lays the live updates over it as devices report.
@@ -81,7 +87,7 @@ export async function devicesRoutes(fastify: FastifyInstance) {
         whole
           ? listWholeFleet(app.db, user.organisationId, {
               rows: (read) => app.keptAnswers.part(user, 'devices-rows', WHOLE_LIST_ROWS_FRESH_MS, read),
-              live: (read) => app.keptAnswers.part(user, 'devices-live', LIVE_FIELDS_FRESH_MS, read),
+              live: (read) => app.keptAnswers.part(user, devicesLivePart(), LIVE_FIELDS_FRESH_MS, read),
             })
           : listDevices(app.db, request, user.organisationId, request.query),
       );

@@ -162,7 +162,7 @@ describe('GET /api/devices/ kept with its live fields', () => {
       vi.useRealTimers();
     }
   });
-  it('reads the whole list once a minute and what the gateway wrote every window, and a fleet change at once', async () => {
+  it('reads the whole list once a minute and what the gateway wrote every window (the stat too), and a fleet change at once', async () => {
     const { org, client } = await setup();
     const device = await buildDevice(t.db, org.organisationId, {
       last_online_at: '2026-11-27T08:00:00.000Z',
@@ -182,6 +182,9 @@ describe('GET /api/devices/ kept with its live fields', () => {
       statements.length = 0;
       expect((await whole())?.last_online.last_utc).toBe('2026-11-27T08:00:00.000Z');
       expect([rowReads(), liveReads()]).toEqual([1, 1]);
+      // The dashboard's stat in the same window builds on the same read of what the gateway wrote.
+      expect((await client.get('/api/devices/stat')).statusCode).toBe(200);
+      expect(liveReads()).toBe(1);
       // A new window lays what the gateway wrote over the rows already read.
       await t.db
         .updateTable('device_live')
