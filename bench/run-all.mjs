@@ -45,6 +45,11 @@ const BENCHES = [
     what: 'HTTP and MQTT ingest, SQLite and PostgreSQL',
   },
   { name: 'telemetry-reads', section: 'Telemetry reads and downloads', what: 'chart, report, CSV, XLSX' },
+  {
+    name: 'telemetry-retention',
+    section: 'Telemetry retention',
+    what: "PostgreSQL: a day's partition dropped during ingest",
+  },
   { name: 'dashboard', section: 'Dashboard', what: 'devices stat and the dashboard page' },
   {
     name: 'chain-fleet',

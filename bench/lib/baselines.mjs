@@ -98,7 +98,7 @@ export const PLAIN_INSERT_BATCH = 5_000;
  */
 export async function plainInsertRate(databaseUrl, seconds) {
   // Imported here, not at the top: the benchmark builds packages/db before it gets this far.
-  const { createDb, migrateToLatest } = await import(
+  const { createDb, ensureSamplePartitions, migrateToLatest, sampleDay } = await import(
     pathToFileURL(join(ROOT, 'packages/db/dist/index.js')).href
   );
   const handle = createDb(databaseUrl, { poolMax: 4 });
@@ -124,8 +124,15 @@ export async function plainInsertRate(databaseUrl, seconds) {
       }
     } else {
       const client = await handle.driver.pool.connect();
+      // The partitions of the days the rows fall on, made as the ingest makes them (docs/telemetry.md).
+      let partitioned = -1;
       try {
         while (Date.now() < deadline) {
+          const last = sampleDay(ts + PLAIN_INSERT_BATCH * 10);
+          if (last > partitioned) {
+            await ensureSamplePartitions(handle.db, [sampleDay(ts), last]);
+            partitioned = last;
+          }
           const ids = [];
           const times = [];
           for (let k = 0; k < PLAIN_INSERT_BATCH; k += 1) {

@@ -1,3 +1,5 @@
+import { ensureSamplePartitions, sampleDay, samplePartitionDays } from '@kontrol/db';
+import { testDialect } from '@kontrol/db/testing';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../lib/crypto.js';
 import { buildOrganisation, buildSmartDevice } from '../test/builders.js';
@@ -75,13 +77,13 @@ describe('telemetry retention', () => {
   it('deletes raw samples past TELEMETRY_RAW_DAYS and minute rollups past TELEMETRY_MINUTE_DAYS, keeping hours', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
-    const now = Date.now();
     const day = 86_400_000;
+    // Noon UTC: a whole day's partition 91 days back ended well before the cutoff.
+    const now = Math.floor(Date.now() / day) * day + day / 2;
     const row = (ts: number) => ({ device_id: device.id, ts, current: 1, state: 1 });
-    await t.db
-      .insertInto('telemetry_samples')
-      .values([row(now - 91 * day), row(now - 89 * day), row(now - day)])
-      .execute();
+    const times = [now - 91 * day, now - 89 * day, now - day];
+    await ensureSamplePartitions(t.db, times.map(sampleDay));
+    await t.db.insertInto('telemetry_samples').values(times.map(row)).execute();
     const rollup = (bucket: number) => ({
       device_id: device.id,
       bucket,
@@ -112,7 +114,42 @@ describe('telemetry retention', () => {
     expect(await left('telemetry_samples')).toBe(2);
     expect(await left('telemetry_minute')).toBe(1);
     expect(await left('telemetry_hour')).toBe(1);
+    if (testDialect() === 'postgres') {
+      // PostgreSQL dropped the old day's partition whole, and made today's and tomorrow's.
+      const days = await samplePartitionDays(t.db);
+      expect(days).not.toContain(sampleDay(now - 91 * day));
+      expect(days).toEqual(expect.arrayContaining([...times.slice(1), now, now + day].map(sampleDay)));
+    }
   });
+
+  it.runIf(testDialect() === 'postgres')(
+    'on PostgreSQL, drops a day only once it has wholly passed the retention, by an hour',
+    async () => {
+      const day = 86_400_000;
+      const late = sampleDay(Date.now()) - 100;
+      await ensureSamplePartitions(t.db, [late - 1, late]);
+      // The cutoff (90 days before "now") half an hour after `late` ended: the gateway may still be
+      // writing a sample of `late` it accepted, so that day stays; the day before it goes.
+      await purgeExpired(t.app, (late + 1) * day + 30 * 60_000 + 90 * day);
+      const days = await samplePartitionDays(t.db);
+      expect(days).toContain(late);
+      expect(days).not.toContain(late - 1);
+    },
+  );
+
+  it.runIf(testDialect() === 'postgres')(
+    "on PostgreSQL, makes a day's partition once when asked at once",
+    async () => {
+      const day = sampleDay(Date.now()) - 200;
+      const made = await Promise.all([
+        ensureSamplePartitions(t.db, [day]),
+        ensureSamplePartitions(t.db, [day, day + 1]),
+        ensureSamplePartitions(t.db, [day + 1]),
+      ]);
+      expect(made.flat().sort()).toEqual([day, day + 1]);
+      expect(await samplePartitionDays(t.db)).toEqual(expect.arrayContaining([day, day + 1]));
+    },
+  );
 
   it('deletes a device with its samples and rollups', async () => {
     const org = await buildOrganisation(t.db);

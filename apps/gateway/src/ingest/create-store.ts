@@ -7,5 +7,5 @@ import { SqliteTelemetryStore } from './store-sqlite.js';
 export function createTelemetryStore(database: DatabaseHandle): TelemetryStore {
   return database.driver.dialect === 'sqlite'
     ? new SqliteTelemetryStore(database.db, database.driver.sqlite)
-    : new PostgresTelemetryStore(database.driver.pool);
+    : new PostgresTelemetryStore(database.driver.pool, database.db);
 }

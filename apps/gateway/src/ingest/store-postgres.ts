@@ -1,3 +1,5 @@
+import { ensureSamplePartitions, sampleDay, type Database } from '@kontrol/db';
+import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DayDelta, LiveState, RollupDelta, StoredSample, WashCycle } from './derive.js';
 import {
@@ -62,6 +64,8 @@ const WASH_TYPES = ['int4', 'int8', 'int8', 'text'];
 const POSTGRES_BATCH_SAMPLES = 20_000;
 /** Live states kept for the one-statement write; beyond this the least recently written go. */
 const KNOWN_LIVE_LIMIT = 50_000;
+/** PostgreSQL's error when a row has no partition (`check_violation`). */
+const NO_PARTITION = '23514';
 /** What the one-statement write fails with when a sample of the batch was stored already. */
 const DECLINED = 'kontrol: a sample of the ingest batch was stored already';
 
@@ -233,8 +237,35 @@ export class PostgresTelemetryStore implements TelemetryStore {
   readonly batchSamples = POSTGRES_BATCH_SAMPLES;
   /** Live states as last written or read, by device (oldest first). */
   private readonly known = new Map<number, LiveState>();
+  /** The days whose sample partitions this store has seen made (docs/telemetry.md, "Storage and retention"). */
+  private readonly partitionDays = new Set<number>();
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly db: Kysely<Database>,
+  ) {}
+
+  /** Makes the partitions of the samples' days that this store has not seen made yet. */
+  private async partitionsFor(samples: readonly StoredSample[]) {
+    const missing = new Set<number>();
+    for (const sample of samples) {
+      const day = sampleDay(sample.ts);
+      if (!this.partitionDays.has(day)) missing.add(day);
+    }
+    if (missing.size === 0) return;
+    await ensureSamplePartitions(this.db, missing);
+    for (const day of missing) this.partitionDays.add(day);
+  }
+
+  /**
+   * When a sample found no partition (retention dropped its day after this store saw it made),
+   * forgets the days seen, so that the next write asks the database again; tells whether it did.
+   */
+  private forgetPartitions(error: unknown): boolean {
+    if ((error as { code?: string }).code !== NO_PARTITION) return false;
+    this.partitionDays.clear();
+    return true;
+  }
 
   async knownLive(ids: readonly number[]): Promise<Map<number, LiveState>> {
     const missing = ids.filter((id) => !this.known.has(id));
@@ -255,6 +286,7 @@ export class PostgresTelemetryStore implements TelemetryStore {
   }
 
   async writeAll(batch: BatchWrite): Promise<'written' | 'stale' | 'declined'> {
+    await this.partitionsFor(batch.samples);
     const parameters = [
       ...literals(batch.samples, SAMPLE_COLUMNS.length, sampleValues),
       ...literals(batch.minutes, ROLLUP_COLUMNS.length, rollupValues),
@@ -280,7 +312,8 @@ export class PostgresTelemetryStore implements TelemetryStore {
       outcome = rows[0]?.outcome ?? 2;
     } catch (error) {
       for (const id of batch.deviceIds) this.known.delete(id);
-      if (isDeclined(error)) return 'declined';
+      // The step-by-step write makes a partition that retention dropped after this store saw it.
+      if (isDeclined(error) || this.forgetPartitions(error)) return 'declined';
       throw error;
     }
     if (outcome === 0) {
@@ -292,11 +325,21 @@ export class PostgresTelemetryStore implements TelemetryStore {
   }
 
   async writeBatch<T>(work: (writer: TelemetryWriter) => Promise<T>): Promise<T> {
+    try {
+      return await this.writeBatchOnce(work);
+    } catch (error) {
+      // Once more when a partition this store saw made had been dropped since: it is made again.
+      if (this.forgetPartitions(error)) return this.writeBatchOnce(work);
+      throw error;
+    }
+  }
+
+  private async writeBatchOnce<T>(work: (writer: TelemetryWriter) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const touched = new Map<number, LiveState | undefined>();
     try {
       await client.query('begin');
-      const result = await work(writer(client, touched));
+      const result = await work(writer(client, touched, (samples) => this.partitionsFor(samples)));
       await client.query('commit');
       for (const [id, state] of touched) {
         if (state) this.remember(state);
@@ -345,7 +388,11 @@ function washValues(wash: WashCycle): (string | number)[] {
  * The step-by-step writer of {@link PostgresTelemetryStore.writeBatch}. `touched` learns the live
  * state each device will have once the transaction commits (undefined: not known, forget it).
  */
-function writer(client: pg.PoolClient, touched: Map<number, LiveState | undefined>): TelemetryWriter {
+function writer(
+  client: pg.PoolClient,
+  touched: Map<number, LiveState | undefined>,
+  partitionsFor: (samples: readonly StoredSample[]) => Promise<void>,
+): TelemetryWriter {
   return {
     existingDevices: async (ids) => {
       const { rows } = await client.query<{ id: number }>(
@@ -362,6 +409,7 @@ function writer(client: pg.PoolClient, touched: Map<number, LiveState | undefine
     },
     insertSamples: async (samples: readonly StoredSample[]) => {
       if (samples.length === 0) return [];
+      await partitionsFor(samples);
       const { rows } = await client.query<{ device_id: number; ts: number }>(
         INSERT_SAMPLES,
         literals(samples, SAMPLE_COLUMNS.length, sampleValues),

@@ -15,6 +15,7 @@ import * as deviceLimits from './0013-device-limits.js';
 import * as notificationOccurredAt from './0014-notification-occurred-at.js';
 import * as complaintsNamed from './0015-complaints-named.js';
 import * as listVersions from './0016-list-versions.js';
+import * as samplePartitions from './0017-sample-partitions.js';
 
 /** Every migration in order. Names sort by their number; a landed migration is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-notification-occurred-at': notificationOccurredAt,
   '0015-complaints-named': complaintsNamed,
   '0016-list-versions': listVersions,
+  '0017-sample-partitions': samplePartitions,
 };

@@ -1,4 +1,4 @@
-import type { Database, DatabaseHandle } from '@kontrol/db';
+import { dialectOf, dropSamplePartitionsBefore, type Database, type DatabaseHandle } from '@kontrol/db';
 import { sql, type Kysely } from 'kysely';
 
 /**
@@ -21,17 +21,29 @@ export async function purgeOldIngestDays(db: Kysely<Database>, beforeDay: string
 }
 
 const DEVICES_PER_STEP = 200;
+/**
+ * How long after the retention cutoff a day's partition of raw samples waits to be dropped: a
+ * sample the gateway accepted just inside the retention is written milliseconds later, and must
+ * find its partition.
+ */
+const PARTITION_DROP_MARGIN_MS = 3_600_000;
 
 /**
  * Retention (docs/telemetry.md): raw samples before `rawBefore` and minute rollups before
- * `minuteBefore` (epoch ms) are deleted, device by device, so each statement walks one device's
- * primary key range and no statement holds the database for long. Hour rollups are kept.
- * Returns the number of samples deleted.
+ * `minuteBefore` (epoch ms) go. On PostgreSQL raw samples go a whole day's partition at a time,
+ * once the day has ended before `rawBefore` (and the margin above); on SQLite, and for minute
+ * rollups, they are deleted device by device, so each statement walks one device's primary key
+ * range and no statement holds the database for long. Hour rollups are kept. Returns the number of
+ * samples deleted row by row, and the days whose partitions were dropped.
  */
 export async function purgeOldTelemetry(
   db: Kysely<Database>,
   cutoffs: { rawBefore: number; minuteBefore: number },
-): Promise<number> {
+): Promise<{ deleted: number; droppedDays: number[] }> {
+  const partitioned = dialectOf(db) === 'postgres';
+  const droppedDays = partitioned
+    ? await dropSamplePartitionsBefore(db, cutoffs.rawBefore - PARTITION_DROP_MARGIN_MS)
+    : [];
   let deleted = 0;
   let after = 0;
   for (;;) {
@@ -42,14 +54,16 @@ export async function purgeOldTelemetry(
       .orderBy('id')
       .limit(DEVICES_PER_STEP)
       .execute();
-    if (ids.length === 0) return deleted;
+    if (ids.length === 0) return { deleted, droppedDays };
     for (const { id } of ids) {
-      const samples = await db
-        .deleteFrom('telemetry_samples')
-        .where('device_id', '=', id)
-        .where('ts', '<', cutoffs.rawBefore)
-        .executeTakeFirst();
-      deleted += Number(samples.numDeletedRows);
+      if (!partitioned) {
+        const samples = await db
+          .deleteFrom('telemetry_samples')
+          .where('device_id', '=', id)
+          .where('ts', '<', cutoffs.rawBefore)
+          .executeTakeFirst();
+        deleted += Number(samples.numDeletedRows);
+      }
       await db
         .deleteFrom('telemetry_minute')
         .where('device_id', '=', id)
