@@ -26,6 +26,13 @@ export function samplePartitionName(day: number): string {
   return PREFIX + new Date(day * SAMPLE_DAY_MS).toISOString().slice(0, 10).replaceAll('-', '');
 }
 
+/** A day's partition that retention dropped: how long it took to leave the table, and to be dropped. */
+export interface DroppedSampleDay {
+  day: number;
+  detachMs: number;
+  dropMs: number;
+}
+
 /** The day a partition's name stands for, or undefined for another table's name. */
 function dayOfName(name: string): number | undefined {
   const match = /^telemetry_samples_(\d{4})(\d{2})(\d{2})$/.exec(name);
@@ -108,10 +115,15 @@ export async function ensureSamplePartitions(
  * Retention of raw samples on PostgreSQL: detaches and drops every day's partition that ends at or
  * before `before` (epoch ms), so a day of samples goes in the time of a few catalog changes
  * whatever it holds. `detach … concurrently` lets inserts and reads go on meanwhile (it waits for
- * the statements that use the day, not the other way round). One process at a time; another
- * returns at once. Returns the days dropped.
+ * the statements that use the day, not the other way round). Dropping the detached table then gives
+ * its files back to the filesystem, which takes as long as the filesystem needs for that many
+ * bytes and blocks nothing. One process at a time; another returns at once. Returns the days
+ * dropped, each with the milliseconds of its two steps.
  */
-export async function dropSamplePartitionsBefore(db: Kysely<Database>, before: number): Promise<number[]> {
+export async function dropSamplePartitionsBefore(
+  db: Kysely<Database>,
+  before: number,
+): Promise<DroppedSampleDay[]> {
   if (dialectOf(db) === 'sqlite') return [];
   // A session's advisory lock and `detach … concurrently` (never in a transaction) on one connection.
   return db.connection().execute(async (connection) => {
@@ -120,18 +132,21 @@ export async function dropSamplePartitionsBefore(db: Kysely<Database>, before: n
     }>`select pg_try_advisory_lock(${DROP_LOCK}) as locked`.execute(connection);
     if (!rows[0]?.locked) return [];
     try {
-      const dropped: number[] = [];
-      for (const table of await dayTables(connection)) {
+      const dropped: DroppedSampleDay[] = [];
+      const tables = (await dayTables(connection)).sort((a, b) => a.day - b.day);
+      for (const table of tables) {
         if ((table.day + 1) * SAMPLE_DAY_MS > before) continue;
         const name = sql.id(table.name);
+        const started = performance.now();
         if (table.detaching)
           await sql`alter table telemetry_samples detach partition ${name} finalize`.execute(connection);
         else if (table.attached)
           await sql`alter table telemetry_samples detach partition ${name} concurrently`.execute(connection);
+        const detached = performance.now();
         await sql`drop table ${name}`.execute(connection);
-        dropped.push(table.day);
+        dropped.push({ day: table.day, detachMs: detached - started, dropMs: performance.now() - detached });
       }
-      return dropped.sort((a, b) => a - b);
+      return dropped;
     } finally {
       await sql`select pg_advisory_unlock(${DROP_LOCK})`.execute(connection);
     }

@@ -42,7 +42,9 @@ export async function purgeOldTelemetry(
 ): Promise<{ deleted: number; droppedDays: number[] }> {
   const partitioned = dialectOf(db) === 'postgres';
   const droppedDays = partitioned
-    ? await dropSamplePartitionsBefore(db, cutoffs.rawBefore - PARTITION_DROP_MARGIN_MS)
+    ? (await dropSamplePartitionsBefore(db, cutoffs.rawBefore - PARTITION_DROP_MARGIN_MS)).map(
+        (dropped) => dropped.day,
+      )
     : [];
   let deleted = 0;
   let after = 0;
