@@ -25,6 +25,8 @@ export interface PipelineOptions {
   store: TelemetryStore;
   /** Most samples written in one transaction (default: the store's `batchSamples`, else 5 000). */
   maxBatchSamples?: number;
+  /** Batches written at once (default: the store's `concurrentBatches`, else 1). */
+  concurrentBatches?: number;
   /** How long the first waiting sample waits for others before its batch is written. */
   maxDelayMs?: number;
   /** Samples waiting beyond this make `submit` refuse with {@link PipelineBusyError}. */
@@ -102,12 +104,16 @@ export class IngestPipeline {
   private waiting: Submission[] = [];
   private waitingSamples = 0;
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
+  private readonly concurrentBatches: number;
+  /** The batches being written, and their devices (a device is in one batch at a time). */
+  private readonly writing = new Set<Promise<void>>();
+  private readonly busyDevices = new Set<number>();
   private closed = false;
 
   constructor(options: PipelineOptions) {
     this.store = options.store;
     this.maxBatchSamples = options.maxBatchSamples ?? options.store.batchSamples ?? 5_000;
+    this.concurrentBatches = options.concurrentBatches ?? options.store.concurrentBatches ?? 1;
     this.maxDelayMs = options.maxDelayMs ?? 5;
     this.maxPendingSamples = options.maxPendingSamples ?? 200_000;
     this.onCommitted = options.onCommitted;
@@ -140,14 +146,15 @@ export class IngestPipeline {
     this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.waiting.length > 0 || this.writing) {
-      if (this.writing) await this.writing;
-      else this.writeNext();
+    while (this.waiting.length > 0 || this.writing.size > 0) {
+      if (this.writing.size < this.concurrentBatches) this.writeNext();
+      if (this.writing.size > 0) await Promise.race(this.writing);
     }
   }
 
   private schedule() {
-    if (this.writing) return; // the running batch picks the rest up when it ends
+    // A running batch picks the rest up when it ends.
+    if (this.writing.size >= this.concurrentBatches) return;
     if (this.waitingSamples >= this.maxBatchSamples) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -160,23 +167,42 @@ export class IngestPipeline {
     }
   }
 
+  /**
+   * Starts a batch of what is waiting, in order, up to `maxBatchSamples`. Submissions of a device
+   * whose batch is still being written wait for the next one, and so do that device's later ones:
+   * a device's samples are written in the order they came, one batch at a time.
+   */
   private writeNext() {
-    if (this.writing || this.waiting.length === 0) return;
+    if (this.writing.size >= this.concurrentBatches || this.waiting.length === 0) return;
     const batch: Submission[] = [];
+    const rest: Submission[] = [];
+    const deferred = new Set<number>();
     let count = 0;
-    while (
-      this.waiting.length > 0 &&
-      (batch.length === 0 || count + (this.waiting[0]?.samples.length ?? 0) <= this.maxBatchSamples)
-    ) {
-      const next = this.waiting.shift() as Submission;
-      batch.push(next);
-      count += next.samples.length;
+    let full = false;
+    for (const submission of this.waiting) {
+      const id = submission.device.id;
+      full ||= batch.length > 0 && count + submission.samples.length > this.maxBatchSamples;
+      if (full || this.busyDevices.has(id) || deferred.has(id)) {
+        deferred.add(id);
+        rest.push(submission);
+      } else {
+        batch.push(submission);
+        count += submission.samples.length;
+      }
     }
+    // Everything waiting is of devices being written: the batch that ends first starts the next.
+    if (batch.length === 0) return;
+    this.waiting = rest;
     this.waitingSamples -= count;
-    this.writing = this.write(batch, count).finally(() => {
-      this.writing = undefined;
+    const devices = new Set(batch.map((submission) => submission.device.id));
+    for (const id of devices) this.busyDevices.add(id);
+    const writing: Promise<void> = this.write(batch, count).finally(() => {
+      this.writing.delete(writing);
+      for (const id of devices) this.busyDevices.delete(id);
       if (this.waiting.length > 0) this.schedule();
     });
+    this.writing.add(writing);
+    if (this.waiting.length > 0) this.schedule();
   }
 
   private async write(batch: Submission[], count: number): Promise<void> {

@@ -62,6 +62,12 @@ const WASH_TYPES = ['int4', 'int8', 'int8', 'text'];
 
 /** Samples per batch: one statement of 20 000 rows costs far less than four of 5 000 (measured). */
 const POSTGRES_BATCH_SAMPLES = 20_000;
+/**
+ * Batches written at once: while PostgreSQL writes one batch (its statement runs in a server
+ * process of its own), the next one is written beside it instead of waiting. Their devices differ
+ * (the pipeline keeps a device in one batch at a time), so they touch different rows.
+ */
+const POSTGRES_CONCURRENT_BATCHES = 2;
 /** Live states kept for the one-statement write; beyond this the least recently written go. */
 const KNOWN_LIVE_LIMIT = 50_000;
 /** PostgreSQL's error when a row has no partition (`check_violation`). */
@@ -235,6 +241,7 @@ function isDeclined(error: unknown): boolean {
  */
 export class PostgresTelemetryStore implements TelemetryStore {
   readonly batchSamples = POSTGRES_BATCH_SAMPLES;
+  readonly concurrentBatches = POSTGRES_CONCURRENT_BATCHES;
   /** Live states as last written or read, by device (oldest first). */
   private readonly known = new Map<number, LiveState>();
   /** The days whose sample partitions this store has seen made (docs/telemetry.md, "Storage and retention"). */

@@ -215,4 +215,84 @@ describe('the ingest store', () => {
       expect(outcomes.declined).toBeGreaterThan(3);
     }
   });
+
+  it('writes batches of different devices side by side on PostgreSQL, and a device in one batch at a time', async () => {
+    const org = await buildOrganisation(t.db);
+    const [a, b] = [
+      await buildSmartDevice(t.db, org.organisationId),
+      await buildSmartDevice(t.db, org.organisationId),
+    ];
+    const gateway = (id: number): GatewayDevice => ({
+      id,
+      organisationId: org.organisationId,
+      controllerId: null,
+      credentialHash: '',
+      timeZone: 'UTC',
+      idleCurrentA: 3,
+      reports: new Set(),
+    });
+    const store = createTelemetryStore(t.database.handle);
+    const postgres = t.database.handle.dialect === 'postgres';
+    expect(store.concurrentBatches ?? 1).toBe(postgres ? 2 : 1);
+    // Every batch's start and end, with its devices where the store shows them; the first batch
+    // waits for `release` before it writes.
+    const log: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let gated = false;
+    const around = async <T>(devices: string, write: () => Promise<T>) => {
+      log.push(`start ${devices}`);
+      if (!gated) {
+        gated = true;
+        await gate;
+      }
+      try {
+        return await write();
+      } finally {
+        log.push(`end ${devices}`);
+      }
+    };
+    const name = (id: number) => (id === a.id ? 'a' : 'b');
+    const writeAll = store.writeAll?.bind(store);
+    const writeBatch = store.writeBatch.bind(store);
+    if (writeAll) store.writeAll = (batch) => around(batch.deviceIds.map(name).join(), () => writeAll(batch));
+    else store.writeBatch = (work) => around('…', () => writeBatch(work));
+    const pipeline = new IngestPipeline({ store });
+    const start = Math.floor(Date.now() / MINUTE) * MINUTE - 30 * MINUTE;
+    const samples = (from: number, count: number) =>
+      Array.from({ length: count }, (_, k) => ({
+        ts: from + k * 1000,
+        current: 1,
+        state: 'idle' as const,
+      }));
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+    const a1 = pipeline.submit(gateway(a.id), samples(start, 3));
+    await settled();
+    const a2 = pipeline.submit(gateway(a.id), samples(start + 10_000, 2));
+    const b1 = pipeline.submit(gateway(b.id), samples(start, 4));
+    await settled();
+    if (postgres) {
+      // b's batch went past a's, which waits; a's second submission waits for a's first batch.
+      expect(log).toEqual(['start a', 'start b', 'end b']);
+      expect(await b1).toEqual({ accepted: 4, duplicates: 0 });
+    } else expect(log).toEqual(['start …']);
+    release();
+    expect(await Promise.all([a1, a2, b1])).toEqual([
+      { accepted: 3, duplicates: 0 },
+      { accepted: 2, duplicates: 0 },
+      { accepted: 4, duplicates: 0 },
+    ]);
+    await pipeline.close();
+    if (postgres) expect(log).toEqual(['start a', 'start b', 'end b', 'end a', 'start a', 'end a']);
+    else expect(log).toEqual(['start …', 'end …', 'start …', 'end …']);
+    // a's samples in the order they came: its live state is its newest sample's.
+    const live = await t.db
+      .selectFrom('device_live')
+      .select('last_ts')
+      .where('device_id', '=', a.id)
+      .executeTakeFirst();
+    expect(Number(live?.last_ts)).toBe(start + 11_000);
+    expect((await tables(a.id)).samples).toHaveLength(5);
+  });
 });

@@ -47,6 +47,11 @@ export interface TelemetryStore {
   /** Most samples per batch this store is best written with (the pipeline's default). */
   readonly batchSamples?: number;
   /**
+   * Batches of different devices this store writes side by side (the pipeline's default; 1 when
+   * absent): PostgreSQL runs them on connections of their own, SQLite has one writer.
+   */
+  readonly concurrentBatches?: number;
+  /**
    * Optional (PostgreSQL): the devices' live states as this store last wrote or read them (a
    * cache, read from the database for devices it does not hold), for {@link writeAll}.
    */
