@@ -154,9 +154,12 @@ describe('telemetry retention', () => {
   it('deletes a device with its samples and rollups', async () => {
     const org = await buildOrganisation(t.db);
     const device = await buildSmartDevice(t.db, org.organisationId);
+    const ts = Date.now();
+    // Written as the gateway writes it: into today's partition on PostgreSQL, made first.
+    await ensureSamplePartitions(t.db, [sampleDay(ts)]);
     await t.db
       .insertInto('telemetry_samples')
-      .values({ device_id: device.id, ts: Date.now(), current: 1, state: 1 })
+      .values({ device_id: device.id, ts, current: 1, state: 1 })
       .execute();
     await deleteDevice(t.db, t.gateway.accounts, org.organisationId, device.id);
     const samples = await t.db
