@@ -13,7 +13,7 @@ import {
   loadConfig,
   Metrics,
 } from '@kontrol/server-kit';
-import { startDemoFleet, type DemoFleet } from './all-in-one/demo-fleet.js';
+import type { DemoFleet } from './all-in-one/demo-fleet.js';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './modules/demo/demo.seed.js';
 import { postDailyCharges } from './modules/billing/ledger.service.js';
 import { purgeExpired } from './modules/maintenance.js';
@@ -288,6 +288,8 @@ async function runDemoFleet(
 ): Promise<DemoFleet | undefined> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   try {
+    // Loaded here: the simulator and its MQTT client stay out of the memory of a server without the demo.
+    const { startDemoFleet } = await import('./all-in-one/demo-fleet.js');
     return await startDemoFleet({
       db,
       gateway,

@@ -1,4 +1,5 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -15,7 +16,7 @@ import {
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -231,12 +232,23 @@ const TIMESTAMPTZ_OID = 1184;
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
 
+/**
+ * pg, required by the first PostgreSQL database opened rather than imported by every process: a
+ * server on SQLite never needs it (its ESM entry re-exports this same CommonJS module).
+ */
+let pgModule: typeof pg | undefined;
+function loadPg(): typeof pg {
+  pgModule ??= createRequire(import.meta.url)('pg') as typeof pg;
+  return pgModule;
+}
+
 function pgTypeParser(oid: number, format?: string): (value: string) => unknown {
   if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID)
     return (value) => new Date(oid === TIMESTAMP_OID ? `${value}Z` : value).toISOString();
   if (oid === INT8_OID) return (value) => Number(value);
   // pg's own parsers for everything else.
-  const builtIn = pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown;
+  const { types } = loadPg();
+  const builtIn = types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown;
   return builtIn(oid, format);
 }
 
@@ -244,7 +256,7 @@ function pgTypeParser(oid: number, format?: string): (value: string) => unknown 
 export const DEFAULT_POOL_IDLE_MS = 600_000;
 
 function openPostgres(url: string, options: CreateDbOptions): DatabaseHandle {
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: url,
     max: options.poolMax ?? 10,
     // pg's own default closes a connection after 10 idle seconds, so a server whose load comes in

@@ -3,7 +3,7 @@ import { createXlsxSheet } from './xlsx-stream.js';
 
 describe('an xlsx sheet that fails mid-stream', () => {
   it('ends its download with the error, and nothing else throws', async () => {
-    const sheet = createXlsxSheet({ sheetName: 'Rows', headers: ['a', 'b'] });
+    const sheet = await createXlsxSheet({ sheetName: 'Rows', headers: ['a', 'b'] });
     const errors: Error[] = [];
     sheet.stream.on('error', (error: Error) => errors.push(error));
     const closed = new Promise<void>((resolve) => sheet.stream.once('close', () => resolve()));

@@ -1,5 +1,4 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { startsLikeFormula } from './csv.js';
 
 /**
@@ -92,11 +91,14 @@ export interface XlsxSheet {
   fail(error: Error): void;
 }
 
-export function createXlsxSheet(options: {
+export async function createXlsxSheet(options: {
   sheetName: string;
   headers: string[];
   widths?: number[];
-}): XlsxSheet {
+}): Promise<XlsxSheet> {
+  // archiver (with its zip, tar and glob dependencies) is loaded by the first download, not by
+  // every server start: most processes never write a file.
+  const { ZipArchive } = await import('archiver');
   const output = new PassThrough();
   const zip = new ZipArchive({ zlib: { level: 1 } });
   zip.on('error', (error) => output.destroy(error));

@@ -7,7 +7,7 @@ import {
   deviceTopic,
 } from '@kontrol/contracts';
 import { DependencyUnavailableError } from '@kontrol/server-kit';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 
 const CONTROL_TOPIC = '$CONTROL/dynamic-security/v1';
 const RESPONSE_TOPIC = `${CONTROL_TOPIC}/response`;
@@ -78,6 +78,8 @@ export class DynamicSecurity {
   /** Connects with the service account of `url` (it must hold dynamic-security admin rights). */
   static async connect(url: string, clientId: string): Promise<DynamicSecurity> {
     const parsed = new URL(url);
+    // mqtt.js is loaded by the first connection: a gateway with the embedded broker never needs it.
+    const { default: mqtt } = await import('mqtt');
     const client = await mqtt.connectAsync(url, {
       clientId,
       protocolVersion: 4,

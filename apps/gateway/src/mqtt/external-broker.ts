@@ -7,7 +7,7 @@ import {
   parseDeviceTopic,
 } from '@kontrol/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import mqtt, { type ISubscriptionMap, type MqttClient } from 'mqtt';
+import type { ISubscriptionMap, MqttClient } from 'mqtt';
 import type { DeviceDirectory, GatewayDevice } from '../devices/device-directory.js';
 import type { IngestPipeline } from '../ingest/pipeline.js';
 import { ingestStatusMessage, ingestTelemetryMessage } from '../ingest/mqtt-message.js';
@@ -61,6 +61,8 @@ export class ExternalBroker {
   ) {}
 
   static async start(options: ExternalBrokerOptions): Promise<ExternalBroker> {
+    // mqtt.js is loaded by the first connection: a gateway with the embedded broker never needs it.
+    const { default: mqtt } = await import('mqtt');
     const clients: MqttClient[] = [];
     const broker = new ExternalBroker(options, clients);
     for (let index = 0; index < options.connections; index += 1) {

@@ -16,7 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFKitDocument from 'pdfkit';
 
 export interface DocumentParty {
   legal_name: string;
@@ -273,7 +273,12 @@ class Writer {
   }
 }
 
-function createDocument(fonts: FontFiles, title: string, date: Date): Doc {
+function createDocument(
+  PDFDocument: typeof PDFKitDocument,
+  fonts: FontFiles,
+  title: string,
+  date: Date,
+): Doc {
   const doc = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -306,8 +311,10 @@ function collect(doc: Doc): Promise<Buffer> {
 
 /** Lays the document out (synchronously) and returns the finished file. */
 async function render(title: string, date: Date, layout: (w: Writer) => void): Promise<Buffer> {
-  const fonts = await loadFonts();
-  const doc = createDocument(fonts, title, date);
+  // pdfkit (with fontkit and its tables, several MB of heap) is loaded by the first document, not
+  // by every server start: most processes never render one.
+  const [fonts, { default: PDFDocument }] = await Promise.all([loadFonts(), import('pdfkit')]);
+  const doc = createDocument(PDFDocument, fonts, title, date);
   const done = collect(doc);
   try {
     layout(new Writer(doc));

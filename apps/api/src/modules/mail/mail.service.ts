@@ -1,6 +1,7 @@
 import type { Database } from '@kontrol/db';
 import type { Kysely } from 'kysely';
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type * as Nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { nowIso } from '../../lib/time.js';
 import { claimMail, findDueMail, insertMail, markMailFailed, markMailSent } from './mail.repository.js';
@@ -21,6 +22,14 @@ const BATCH = 20;
 const LOCK_MS = 2 * 60_000;
 const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 30_000 };
 
+/**
+ * nodemailer, required where a transport is made (SMTP_URL set) rather than imported by every
+ * process: a server that keeps its mail in the outbox never needs its few MB of heap.
+ */
+function loadNodemailer(): typeof Nodemailer {
+  return createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
+}
+
 function retryDelayMs(attempts: number) {
   return Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);
 }
@@ -31,7 +40,7 @@ function retryDelayMs(attempts: number) {
  * (`held`), to be read with the operator tool's `mail:show`.
  */
 export class MailService {
-  private readonly transport: Transporter | undefined;
+  private readonly transport: Nodemailer.Transporter | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private followUp: Promise<void> | undefined;
@@ -45,7 +54,7 @@ export class MailService {
     // claim (LOCK_MS), or another sender takes the message over and it goes out twice. Timeouts
     // given in the URL's query still win.
     this.transport = options.smtpUrl
-      ? nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS })
+      ? loadNodemailer().createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS })
       : undefined;
   }
 

@@ -32,7 +32,7 @@ const offsetOf = (clock: ZoneClock, ts: number) => `UTC${clock.iso(ts).slice(19)
  * that zone's offset beside them; headers, severities, kinds, "read" and the sheet's name in the
  * request's language.
  */
-export function notificationsWorkbook(
+export async function notificationsWorkbook(
   query: NotificationsQuery,
   options: {
     timeZone: string;
@@ -41,9 +41,9 @@ export function notificationsWorkbook(
     /** The address time zones of these devices (the organisation's own). */
     deviceZones: (ids: number[]) => Promise<Map<number, string>>;
   },
-): Readable {
+): Promise<Readable> {
   const { locale } = options;
-  const sheet = createXlsxSheet({
+  const sheet = await createXlsxSheet({
     sheetName: translate(locale, 'export.notifications_sheet'),
     headers: HEADERS.map((key) => translate(locale, key)),
     widths: WIDTHS,

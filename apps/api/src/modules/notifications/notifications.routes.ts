@@ -52,7 +52,7 @@ export async function notificationsRoutes(fastify: FastifyInstance) {
       querystring: notificationsQuerySchema,
     },
     handler: async (request, reply) => {
-      const workbook = notificationsDownload(app.db, currentUser(request), {
+      const workbook = await notificationsDownload(app.db, currentUser(request), {
         filters: request.query.filters,
         timeZone: request.query.tz ?? 'UTC',
         locale: request.locale,

@@ -9,7 +9,6 @@ import {
   setUploadBodySchema,
   uploadStatusSchema,
 } from '@kontrol/contracts';
-import { ZipArchive } from 'archiver';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,8 +30,9 @@ const tags = ['recipes'];
 const access = { access: 'recipes' } as const;
 const statusEnvelope = z.object({ data: uploadStatusSchema });
 
-/** A zip of the files, streamed (archiver, as the Excel downloads). */
-function zipOf(download: ProgramDownload) {
+/** A zip of the files, streamed (archiver, loaded by the first one, as the Excel downloads). */
+async function zipOf(download: ProgramDownload) {
+  const { ZipArchive } = await import('archiver');
   const output = new PassThrough();
   const zip = new ZipArchive({ zlib: { level: 6 } });
   zip.on('error', (error) => output.destroy(error));
@@ -140,7 +140,7 @@ export async function recipeDeployRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const download = await programFiles(app.db, currentUser(request).organisationId, request.body.bind_ids);
       reply.header('content-disposition', attachment(download.name)).header('cache-control', 'no-store');
-      if (download.kind === 'zip') return reply.type('application/zip').send(zipOf(download));
+      if (download.kind === 'zip') return reply.type('application/zip').send(await zipOf(download));
       return reply.type('application/octet-stream').send(download.files[0]?.bytes);
     },
   });

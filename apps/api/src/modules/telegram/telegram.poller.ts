@@ -1,10 +1,11 @@
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { GrammyError, type Api } from 'grammy';
+import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Kysely } from 'kysely';
 import { hostname } from 'node:os';
 import { randomSecret } from '../../lib/crypto.js';
+import { grammy } from './telegram.grammy.js';
 import { acquireLease, releaseLease } from './telegram.repository.js';
 import { ALLOWED_UPDATES } from './telegram.updates.js';
 
@@ -126,7 +127,7 @@ export class UpdatePoller {
   /** Logs a failed poll and says how long to wait before the next one. */
   private failed(error: unknown): number {
     const backoff = Math.min(this.options.errorRetryMs * 2 ** (this.failures - 1), 60_000);
-    if (error instanceof GrammyError) {
+    if (error instanceof grammy().GrammyError) {
       if (error.error_code === 409 && /webhook/i.test(error.description)) {
         // The bot had a webhook: long polling needs it gone (as grammY's own bot.start() does).
         this.log.warn('telegram: the bot has a webhook; deleting it to poll for updates');

@@ -1,8 +1,9 @@
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { GrammyError, type Api } from 'grammy';
+import type { Api, GrammyError } from 'grammy';
 import type { Kysely } from 'kysely';
 import { clockIso, systemClock, type Clock } from '../../lib/clock.js';
+import { grammy } from './telegram.grammy.js';
 import { SendLimits } from './telegram.limits.js';
 import {
   blockIntegration,
@@ -155,12 +156,12 @@ export class TelegramSender {
   private async failed(message: ClaimedMessage, lockedUntil: string, error: unknown) {
     const now = this.clock.now();
     const description =
-      error instanceof GrammyError
+      error instanceof grammy().GrammyError
         ? error.description
         : error instanceof Error
           ? error.message
           : String(error);
-    if (error instanceof GrammyError) {
+    if (error instanceof grammy().GrammyError) {
       const code = error.error_code;
       const retryAfter = error.parameters.retry_after;
       if (code === 429) {

@@ -1,9 +1,10 @@
 import type { Database } from '@kontrol/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { Api } from 'grammy';
+import type { Api } from 'grammy';
 import type { Kysely } from 'kysely';
 import { HttpError } from '@kontrol/server-kit';
 import { systemClock, type Clock } from '../../lib/clock.js';
+import { grammy } from './telegram.grammy.js';
 import { SendLimits } from './telegram.limits.js';
 import { UpdatePoller, type PollerOptions } from './telegram.poller.js';
 import { TelegramSender } from './telegram.sender.js';
@@ -55,7 +56,10 @@ export class TelegramService {
     this.configured = Boolean(options.token);
     this.limits = new SendLimits(() => clock.now());
     this.api = options.token
-      ? new Api(options.token, { apiRoot: options.apiRoot, timeoutSeconds: REQUEST_TIMEOUT_SECONDS })
+      ? new (grammy().Api)(options.token, {
+          apiRoot: options.apiRoot,
+          timeoutSeconds: REQUEST_TIMEOUT_SECONDS,
+        })
       : undefined;
     this.sender = this.api ? new TelegramSender(db, this.api, log, clock, this.limits) : undefined;
   }
