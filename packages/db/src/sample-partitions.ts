@@ -117,7 +117,7 @@ export async function ensureSamplePartitions(
  * whatever it holds. `detach … concurrently` lets inserts and reads go on meanwhile (it waits for
  * the statements that use the day, not the other way round). Dropping the detached table then gives
  * its files back to the filesystem, which takes as long as the filesystem needs for that many
- * bytes and blocks nothing. One process at a time; another returns at once. Returns the days
+ * bytes and holds no lock that a statement on samples waits for. One process at a time; another returns at once. Returns the days
  * dropped, each with the milliseconds of its two steps.
  */
 export async function dropSamplePartitionsBefore(
