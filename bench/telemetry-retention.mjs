@@ -155,105 +155,111 @@ function latencies(records) {
   };
 }
 
+/** Writes the day, runs the ingest, drops the day in the middle of it: every figure of the run. */
+async function measure() {
+  const database = await postgresDatabase();
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const server = await startServer({
+    env: { DATABASE_URL: database.url, DATABASE_POOL_MAX: '10', ...UNLIMITED_DEVICES_ENV },
+    nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+  });
+  const handle = createDb(database.url, { poolMax: 2 });
+  try {
+    // About half of a seeded fleet is smart (has a controller id).
+    const { admin } = await seedFleetAndSignIn(server, INGEST_DEVICES * 2);
+    const devices = await issueCredentials(server.baseURL, admin, INGEST_DEVICES);
+
+    // The old day, written as plainly as the database allows: one `insert … select`, device by device.
+    const day = Math.floor(Date.now() / DAY_MS) - DAYS_BACK;
+    await ensureSamplePartitions(handle.db, [day]);
+    const partition = samplePartitionName(day);
+    const perDevice = Math.floor(86_400 / SAMPLE_SECONDS);
+    const rows = DEVICES * perDevice;
+    console.log(`writing ${fmt(rows)} samples into ${partition} …`);
+    const seedStarted = performance.now();
+    const { pool } = handle.driver;
+    // In slices of devices, so that no single statement holds gigabytes of WAL.
+    const SLICE = 2500;
+    for (let first = 1; first <= DEVICES; first += SLICE) {
+      await pool.query(
+        `insert into telemetry_samples (device_id, ts, current, temperature, door_open, state)
+         select d, $1::int8 + s * $2::int8, 12.5, 180, 0, 3
+           from generate_series($3::int4, $4::int4) d, generate_series(0, $5::int4 - 1) s`,
+        [day * DAY_MS, SAMPLE_SECONDS * 1000, first, Math.min(DEVICES, first + SLICE - 1), perDevice],
+      );
+    }
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    await pool.query('checkpoint');
+    const { rows: sized } = await pool.query(
+      `select pg_total_relation_size($1::regclass)::int8 as bytes, (select count(*) from pg_inherits
+         where inhparent = 'telemetry_samples'::regclass)::int as partitions`,
+      [partition],
+    );
+    const bytes = Number(sized[0].bytes);
+    console.log(
+      `written in ${fmt(seedSeconds, 1)} s (${fmt(rows / seedSeconds)} rows/s), ${fmt(bytes / 1e9, 2)} GB, ${sized[0].partitions} partitions`,
+    );
+
+    // Ingest, then the drop in the middle of it.
+    const started = Date.now();
+    const until = started + (WARM_UP + BEFORE + AFTER) * 1000;
+    const load = ingestLoad(server.baseURL, devices, INGEST_RATE, until);
+    await sleep((WARM_UP + BEFORE) * 1000);
+    const dropStart = Date.now();
+    const dropped = await dropSamplePartitionsBefore(handle.db, (day + 1) * DAY_MS);
+    const dropEnd = Date.now();
+    const { records, perRequest } = await load;
+    const ours = dropped.find((d) => d.day === day);
+    if (!ours) throw new Error(`the day ${partition} was not dropped: ${JSON.stringify(dropped)}`);
+    const { detachMs, dropMs } = ours;
+    const { rows: left } = await pool.query('select to_regclass($1) as still', [partition]);
+    if (left[0].still !== null) throw new Error(`${partition} is still there`);
+
+    // Each 5 s of the load, for a reader who wants to see when it settled.
+    for (let from = started; from < until; from += 5000) {
+      const part = latencies(records.filter((r) => r.start >= from && r.start < from + 5000));
+      console.log(
+        `acks, s ${(from - started) / 1000}–${(from - started) / 1000 + 5}: p50 ${fmt(part.p50, 1)} ms, p99 ${fmt(part.p99, 1)} ms (${part.count})`,
+      );
+    }
+    const before = latencies(
+      records.filter((r) => r.start >= started + WARM_UP * 1000 && r.start < dropStart),
+    );
+    const during = latencies(
+      records.filter((r) => r.start >= dropStart && r.start < dropStart + AFTER * 1000),
+    );
+    const overlapping = latencies(records.filter((r) => r.start <= dropEnd && r.start + r.ms >= dropStart));
+    const all = latencies(records.filter((r) => r.start >= started + WARM_UP * 1000));
+    const hello = await helloWorldLatency(200);
+    const { rows: data } = await pool.query('show data_directory');
+    const fileDelete = deleteFileOfSize(bytes, data[0].data_directory);
+    return {
+      rows,
+      perDevice,
+      bytes,
+      seedSeconds,
+      detachMs,
+      dropMs,
+      fileDelete,
+      before,
+      during,
+      overlapping,
+      all,
+      hello,
+      perRequest,
+    };
+  } finally {
+    await handle.close();
+    await server.stop();
+    await database.drop();
+  }
+}
+
 const env = machine();
 console.log(
   `telemetry retention — ${env.date}, node ${env.node}, ${env.nproc} cores, ${env.cpu}, ${env.commit} (${env.changed})`,
 );
 buildIfNeeded();
-const database = await postgresDatabase();
-const profileDir = process.env.BENCH_CPU_PROF;
-const server = await startServer({
-  env: { DATABASE_URL: database.url, DATABASE_POOL_MAX: '10', ...UNLIMITED_DEVICES_ENV },
-  nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
-});
-const handle = createDb(database.url, { poolMax: 2 });
-let result;
-try {
-  // About half of a seeded fleet is smart (has a controller id).
-  const { admin } = await seedFleetAndSignIn(server, INGEST_DEVICES * 2);
-  const devices = await issueCredentials(server.baseURL, admin, INGEST_DEVICES);
-
-  // The old day, written as plainly as the database allows: one `insert … select`, device by device.
-  const day = Math.floor(Date.now() / DAY_MS) - DAYS_BACK;
-  await ensureSamplePartitions(handle.db, [day]);
-  const partition = samplePartitionName(day);
-  const perDevice = Math.floor(86_400 / SAMPLE_SECONDS);
-  const rows = DEVICES * perDevice;
-  console.log(`writing ${fmt(rows)} samples into ${partition} …`);
-  const seedStarted = performance.now();
-  const { pool } = handle.driver;
-  // In slices of devices, so that no single statement holds gigabytes of WAL.
-  const SLICE = 2500;
-  for (let first = 1; first <= DEVICES; first += SLICE) {
-    await pool.query(
-      `insert into telemetry_samples (device_id, ts, current, temperature, door_open, state)
-       select d, $1::int8 + s * $2::int8, 12.5, 180, 0, 3
-         from generate_series($3::int4, $4::int4) d, generate_series(0, $5::int4 - 1) s`,
-      [day * DAY_MS, SAMPLE_SECONDS * 1000, first, Math.min(DEVICES, first + SLICE - 1), perDevice],
-    );
-  }
-  const seedSeconds = (performance.now() - seedStarted) / 1000;
-  await pool.query('checkpoint');
-  const { rows: sized } = await pool.query(
-    `select pg_total_relation_size($1::regclass)::int8 as bytes, (select count(*) from pg_inherits
-       where inhparent = 'telemetry_samples'::regclass)::int as partitions`,
-    [partition],
-  );
-  const bytes = Number(sized[0].bytes);
-  console.log(
-    `written in ${fmt(seedSeconds, 1)} s (${fmt(rows / seedSeconds)} rows/s), ${fmt(bytes / 1e9, 2)} GB, ${sized[0].partitions} partitions`,
-  );
-
-  // Ingest, then the drop in the middle of it.
-  const started = Date.now();
-  const until = started + (WARM_UP + BEFORE + AFTER) * 1000;
-  const load = ingestLoad(server.baseURL, devices, INGEST_RATE, until);
-  await sleep((WARM_UP + BEFORE) * 1000);
-  const dropStart = Date.now();
-  const dropped = await dropSamplePartitionsBefore(handle.db, (day + 1) * DAY_MS);
-  const dropEnd = Date.now();
-  const { records, perRequest } = await load;
-  const ours = dropped.find((d) => d.day === day);
-  if (!ours) throw new Error(`the day ${partition} was not dropped: ${JSON.stringify(dropped)}`);
-  const { detachMs, dropMs } = ours;
-  const { rows: left } = await pool.query('select to_regclass($1) as still', [partition]);
-  if (left[0].still !== null) throw new Error(`${partition} is still there`);
-
-  // Each 5 s of the load, for a reader who wants to see when it settled.
-  for (let from = started; from < until; from += 5000) {
-    const part = latencies(records.filter((r) => r.start >= from && r.start < from + 5000));
-    console.log(
-      `acks, s ${(from - started) / 1000}–${(from - started) / 1000 + 5}: p50 ${fmt(part.p50, 1)} ms, p99 ${fmt(part.p99, 1)} ms (${part.count})`,
-    );
-  }
-  const before = latencies(records.filter((r) => r.start >= started + WARM_UP * 1000 && r.start < dropStart));
-  const during = latencies(records.filter((r) => r.start >= dropStart && r.start < dropStart + AFTER * 1000));
-  const overlapping = latencies(records.filter((r) => r.start <= dropEnd && r.start + r.ms >= dropStart));
-  const all = latencies(records.filter((r) => r.start >= started + WARM_UP * 1000));
-  const hello = await helloWorldLatency(200);
-  const { rows: data } = await pool.query('show data_directory');
-  const fileDelete = deleteFileOfSize(bytes, data[0].data_directory);
-  result = {
-    rows,
-    perDevice,
-    bytes,
-    seedSeconds,
-    detachMs,
-    dropMs,
-    fileDelete,
-    before,
-    during,
-    overlapping,
-    all,
-    hello,
-    perRequest,
-  };
-} finally {
-  await handle.close();
-  await server.stop();
-  await database.drop();
-}
-
 const {
   rows,
   bytes,
@@ -267,7 +273,7 @@ const {
   all,
   hello,
   perRequest,
-} = result;
+} = await measure();
 const ackMet = during.p99 <= before.p99 * (1 + TARGETS.ackGrowth) && all.failed === 0;
 const verdict = (met) => (met ? 'met' : '**MISSED**');
 const ms = (value) => `${fmt(value, 1)} ms`;

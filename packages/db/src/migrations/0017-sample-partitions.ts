@@ -11,6 +11,20 @@ import { type AnyDb, isPostgres } from './support.js';
  */
 const DAY_MS = 86_400_000;
 
+/** The columns of migration 0004, and its key. */
+const COLUMNS = sql`
+  device_id integer not null,
+  ts bigint not null,
+  current double precision not null,
+  temperature double precision,
+  door_open smallint,
+  state smallint not null,
+  program varchar(64),
+  error_code varchar(32),
+  core_temperature double precision,
+  humidity double precision,
+  constraint telemetry_samples_pk primary key (device_id, ts)`;
+
 function partitionName(day: number): string {
   return `telemetry_samples_${new Date(day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
@@ -20,19 +34,7 @@ export async function up(db: AnyDb): Promise<void> {
   await sql`alter table telemetry_samples rename to telemetry_samples_unpartitioned`.execute(db);
   await sql`alter table telemetry_samples_unpartitioned
     rename constraint telemetry_samples_pk to telemetry_samples_unpartitioned_pk`.execute(db);
-  await sql`create table telemetry_samples (
-      device_id integer not null,
-      ts bigint not null,
-      current double precision not null,
-      temperature double precision,
-      door_open smallint,
-      state smallint not null,
-      program varchar(64),
-      error_code varchar(32),
-      core_temperature double precision,
-      humidity double precision,
-      constraint telemetry_samples_pk primary key (device_id, ts)
-    ) partition by range (ts)`.execute(db);
+  await sql`create table telemetry_samples (${COLUMNS}) partition by range (ts)`.execute(db);
   const { rows } = await sql<{ day: string | number }>`
     select distinct ts / ${DAY_MS} as day from telemetry_samples_unpartitioned`.execute(db);
   const days = new Set(rows.map((row) => Number(row.day)));
@@ -50,19 +52,7 @@ export async function down(db: AnyDb): Promise<void> {
   await sql`alter table telemetry_samples rename to telemetry_samples_partitioned`.execute(db);
   await sql`alter table telemetry_samples_partitioned
     rename constraint telemetry_samples_pk to telemetry_samples_partitioned_pk`.execute(db);
-  await sql`create table telemetry_samples (
-      device_id integer not null,
-      ts bigint not null,
-      current double precision not null,
-      temperature double precision,
-      door_open smallint,
-      state smallint not null,
-      program varchar(64),
-      error_code varchar(32),
-      core_temperature double precision,
-      humidity double precision,
-      constraint telemetry_samples_pk primary key (device_id, ts)
-    )`.execute(db);
+  await sql`create table telemetry_samples (${COLUMNS})`.execute(db);
   await sql`insert into telemetry_samples select * from telemetry_samples_partitioned`.execute(db);
   // Dropping the parent drops its partitions; any day table left detached goes with its name.
   await sql`drop table telemetry_samples_partitioned`.execute(db);
