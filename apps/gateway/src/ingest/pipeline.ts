@@ -178,11 +178,12 @@ export class IngestPipeline {
     const rest: Submission[] = [];
     const deferred = new Set<number>();
     let count = 0;
-    let full = false;
-    for (const submission of this.waiting) {
+    let index = 0;
+    for (; index < this.waiting.length; index += 1) {
+      const submission = this.waiting[index] as Submission;
+      if (batch.length > 0 && count + submission.samples.length > this.maxBatchSamples) break;
       const id = submission.device.id;
-      full ||= batch.length > 0 && count + submission.samples.length > this.maxBatchSamples;
-      if (full || this.busyDevices.has(id) || deferred.has(id)) {
+      if (this.busyDevices.has(id) || deferred.has(id)) {
         deferred.add(id);
         rest.push(submission);
       } else {
@@ -190,6 +191,8 @@ export class IngestPipeline {
         count += submission.samples.length;
       }
     }
+    // The batch is full: the rest waits as it is, in order.
+    for (; index < this.waiting.length; index += 1) rest.push(this.waiting[index] as Submission);
     // Everything waiting is of devices being written: the batch that ends first starts the next.
     if (batch.length === 0) return;
     this.waiting = rest;
