@@ -1,4 +1,10 @@
-import { ensureSamplePartitions, sampleDay, samplePartitionDays } from '@kontrol/db';
+import {
+  dropSamplePartitionsBefore,
+  ensureSamplePartitions,
+  sampleDay,
+  samplePartitionDays,
+  samplePartitionName,
+} from '@kontrol/db';
 import { testDialect } from '@kontrol/db/testing';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../lib/crypto.js';
@@ -148,6 +154,74 @@ describe('telemetry retention', () => {
       ]);
       expect(made.flat().sort()).toEqual([day, day + 1]);
       expect(await samplePartitionDays(t.db)).toEqual(expect.arrayContaining([day, day + 1]));
+    },
+  );
+
+  it.runIf(testDialect() === 'postgres')(
+    'on PostgreSQL, finishes a detach that stopped halfway without holding up new inserts, then drops the day',
+    async () => {
+      const { driver } = t.database.handle;
+      if (driver.dialect !== 'postgres') return;
+      const dayMs = 86_400_000;
+      const today = sampleDay(Date.now());
+      const day = today - 300;
+      await ensureSamplePartitions(t.db, [day, today]);
+      const name = samplePartitionName(day);
+      // A sample of device 1 (samples carry no foreign key) on a connection of its own.
+      const insert = (client: { query: (text: string, values: unknown[]) => Promise<unknown> }, ts: number) =>
+        client.query('insert into telemetry_samples (device_id, ts, current, state) values (1, $1, 1, 1)', [
+          ts,
+        ]);
+      // A transaction that read the day keeps its snapshot, so the concurrent detach waits for it
+      // in its second step, and its time limit stops it there: the day is left "detach pending".
+      const holder = await driver.pool.connect();
+      const detacher = await driver.pool.connect();
+      try {
+        await holder.query('begin isolation level repeatable read');
+        await holder.query('select count(*) from telemetry_samples where ts >= $1 and ts < $2', [
+          day * dayMs,
+          (day + 1) * dayMs,
+        ]);
+        await detacher.query('set statement_timeout = 500');
+        await expect(
+          detacher.query(`alter table telemetry_samples detach partition ${name} concurrently`),
+        ).rejects.toThrow(/statement timeout/);
+        const { rows } = await detacher.query<{ pending: boolean }>(
+          'select inhdetachpending as pending from pg_inherits where inhrelid = $1::regclass',
+          [name],
+        );
+        expect(rows).toEqual([{ pending: true }]);
+        expect(await samplePartitionDays(t.db)).not.toContain(day);
+      } finally {
+        await holder.query('rollback');
+        await detacher.query('reset statement_timeout');
+        holder.release();
+        detacher.release();
+      }
+
+      // An ingest transaction is open while retention finishes the detach: the detach waits for
+      // it, and meanwhile a new insert goes through (dropping the partition outright would queue
+      // every statement on samples behind its lock on the whole table).
+      const open = await driver.pool.connect();
+      const other = await driver.pool.connect();
+      try {
+        await open.query('begin');
+        await insert(open, Date.now());
+        const retention = dropSamplePartitionsBefore(t.db, (day + 1) * dayMs);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await other.query('set statement_timeout = 5000');
+        await insert(other, Date.now() + 1);
+        await open.query('commit');
+        const dropped = await retention;
+        expect(dropped.map((d) => d.day)).toContain(day);
+        const left = await other.query<{ still: string | null }>('select to_regclass($1) as still', [name]);
+        expect(left.rows).toEqual([{ still: null }]);
+      } finally {
+        await open.query('rollback');
+        await other.query('reset statement_timeout');
+        open.release();
+        other.release();
+      }
     },
   );
 
